@@ -1,0 +1,370 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Env: everything CascadeDB asks of the operating system — files, directories,
+// locks, clocks, threads. The engine never calls the OS directly, so tests can
+// substitute an Env that injects faults or keeps files in memory. Env::Default()
+// is the POSIX implementation.
+//
+// Thread safety: Env implementations are thread-safe. File objects are not
+// thread-safe, except RandomAccessFile, which is thread-safe.
+
+#ifndef CASCADEDB_INCLUDE_CASCADEDB_ENV_H_
+#define CASCADEDB_INCLUDE_CASCADEDB_ENV_H_
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cascadedb/slice.h"
+#include "cascadedb/status.h"
+
+namespace cascadedb {
+
+class FileLock;
+class Logger;
+class RandomAccessFile;
+class SequentialFile;
+class WritableFile;
+
+// How a file is opened. Defaults suit WAL and MANIFEST files.
+struct EnvOptions {
+  // Open with O_DIRECT for reads. Buffers and offsets are then aligned by the
+  // file object itself. A filesystem that refuses O_DIRECT yields
+  // NotSupported naming the file.
+  bool use_direct_reads = false;
+
+  // Open with O_DIRECT for writes (flush and compaction output).
+  bool use_direct_writes = false;
+
+  // WritableFile buffers appends up to this many bytes and writes them in
+  // one call, so storage sees large sequential writes. 0 = no buffering.
+  size_t writable_file_max_buffer_size = 1024 * 1024;
+
+  // If > 0, ask the OS to write back every bytes_per_sync bytes in the
+  // background (sync_file_range), smoothing out the final fsync.
+  uint64_t bytes_per_sync = 0;
+
+  // Preallocate (fallocate) the file in steps of this many bytes as it grows.
+  // 0 = never. Ignored where the filesystem does not support it.
+  uint64_t preallocation_block_size = 0;
+};
+
+class Env {
+ public:
+  // Background thread pools. Flushes go to kHigh, compactions to kLow, so a
+  // flush never queues behind a compaction.
+  enum class Priority { kLow = 0, kHigh = 1 };
+
+  Env() = default;
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+  virtual ~Env() = default;
+
+  // The process-wide POSIX Env. Never delete it.
+  static Env* Default();
+
+  // Opens fname for reading from the start. On success stores the file in
+  // *result. Missing file: NotFound; other failures: IOError with errno text.
+  virtual Status NewSequentialFile(const std::string& fname,
+                                   std::unique_ptr<SequentialFile>* result,
+                                   const EnvOptions& options) = 0;
+
+  // Opens fname for positioned reads (pread).
+  virtual Status NewRandomAccessFile(const std::string& fname,
+                                     std::unique_ptr<RandomAccessFile>* result,
+                                     const EnvOptions& options) = 0;
+
+  // Creates fname, truncating any existing file, for appending.
+  virtual Status NewWritableFile(const std::string& fname,
+                                 std::unique_ptr<WritableFile>* result,
+                                 const EnvOptions& options) = 0;
+
+  // Opens fname for appending, creating it if missing.
+  virtual Status NewAppendableFile(const std::string& fname,
+                                   std::unique_ptr<WritableFile>* result,
+                                   const EnvOptions& options) = 0;
+
+  // OK if fname exists, NotFound if not, IOError if that cannot be told.
+  virtual Status FileExists(const std::string& fname) = 0;
+
+  // Stores the names (not paths) of dir's entries, without "." and "..".
+  virtual Status GetChildren(const std::string& dir,
+                             std::vector<std::string>* result) = 0;
+
+  virtual Status RemoveFile(const std::string& fname) = 0;
+
+  // Creates dir; OK if it already exists as a directory.
+  virtual Status CreateDirIfMissing(const std::string& dir) = 0;
+
+  virtual Status RemoveDir(const std::string& dir) = 0;
+
+  virtual Status GetFileSize(const std::string& fname, uint64_t* size) = 0;
+
+  // Atomically replaces target with src (rename(2)). Durable only after
+  // SyncDir on the directory.
+  virtual Status RenameFile(const std::string& src,
+                            const std::string& target) = 0;
+
+  // fsyncs a directory so that creations, renames and removals in it are
+  // durable.
+  virtual Status SyncDir(const std::string& dir) = 0;
+
+  // Takes an exclusive advisory lock on fname (creating it), held until
+  // UnlockFile. A lock held by this or another process fails with Busy
+  // ("lock <fname>: already held by process <pid>" where known).
+  virtual Status LockFile(const std::string& fname,
+                          std::unique_ptr<FileLock>* lock) = 0;
+
+  // Releases a lock from LockFile.
+  virtual Status UnlockFile(std::unique_ptr<FileLock> lock) = 0;
+
+  // Runs function(arg) once on a thread of the given pool. Returns at once.
+  virtual void Schedule(void (*function)(void* arg), void* arg,
+                        Priority pri = Priority::kLow) = 0;
+
+  // Sets the number of threads in a pool (default 1 each). Growing starts
+  // threads at once; shrinking lets surplus threads exit after their job.
+  virtual void SetBackgroundThreads(int number, Priority pri) = 0;
+  virtual int GetBackgroundThreads(Priority pri) = 0;
+
+  // Jobs waiting (not yet running) in a pool.
+  virtual unsigned int GetThreadPoolQueueLen(Priority pri) const = 0;
+
+  // Blocks until every job scheduled so far in every pool has finished.
+  virtual void WaitForBackgroundJobs() = 0;
+
+  // Runs function(arg) on a new detached thread.
+  virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
+
+  // Creates a logger writing to fname (the DB's info LOG).
+  virtual Status NewLogger(const std::string& fname,
+                           std::shared_ptr<Logger>* result) = 0;
+
+  // A directory for temporary test files, created if missing.
+  virtual Status GetTestDirectory(std::string* path) = 0;
+
+  // Monotonic clocks, for measuring intervals.
+  virtual uint64_t NowMicros() = 0;
+  virtual uint64_t NowNanos() = 0;
+
+  // Wall-clock seconds since the epoch, for file timestamps.
+  virtual uint64_t NowWallSeconds() = 0;
+
+  virtual void SleepForMicroseconds(int micros) = 0;
+};
+
+// A file read from start to end. Not thread-safe.
+class SequentialFile {
+ public:
+  SequentialFile() = default;
+  SequentialFile(const SequentialFile&) = delete;
+  SequentialFile& operator=(const SequentialFile&) = delete;
+  virtual ~SequentialFile() = default;
+
+  // Reads up to n bytes. *result points into scratch (which must hold n
+  // bytes) or into other memory owned by the file. A short result means the
+  // end of the file.
+  virtual Status Read(size_t n, Slice* result, char* scratch) = 0;
+
+  // Skips n bytes; skipping past the end stops at the end.
+  virtual Status Skip(uint64_t n) = 0;
+};
+
+// A file read at positions. Thread-safe.
+class RandomAccessFile {
+ public:
+  RandomAccessFile() = default;
+  RandomAccessFile(const RandomAccessFile&) = delete;
+  RandomAccessFile& operator=(const RandomAccessFile&) = delete;
+  virtual ~RandomAccessFile() = default;
+
+  // Reads up to n bytes at offset. *result points into scratch (n bytes) or
+  // memory owned by the file. A short result means the end of the file.
+  virtual Status Read(uint64_t offset, size_t n, Slice* result,
+                      char* scratch) const = 0;
+
+  // True if the file was opened with O_DIRECT.
+  virtual bool use_direct_io() const { return false; }
+};
+
+// A file written by appending. Appends are buffered (see EnvOptions), so
+// Flush hands them to the OS and Sync makes them durable. Not thread-safe.
+class WritableFile {
+ public:
+  WritableFile() = default;
+  WritableFile(const WritableFile&) = delete;
+  WritableFile& operator=(const WritableFile&) = delete;
+  // Closes the file if Close was not called; errors are then lost.
+  virtual ~WritableFile() = default;
+
+  virtual Status Append(const Slice& data) = 0;
+  // Writes out buffered data, then closes.
+  virtual Status Close() = 0;
+  // Hands buffered data to the OS.
+  virtual Status Flush() = 0;
+  // Flushes, then makes the data durable (fdatasync).
+  virtual Status Sync() = 0;
+  // Flushes, then makes data and metadata durable (fsync).
+  virtual Status Fsync() { return Sync(); }
+  // Bytes appended so far (buffered or not).
+  virtual uint64_t GetFileSize() const = 0;
+  // Reserves space for [offset, offset + len) where supported; a hint.
+  virtual Status Allocate(uint64_t offset, uint64_t len) {
+    (void)offset;
+    (void)len;
+    return Status::OK();
+  }
+  // True if the file was opened with O_DIRECT.
+  virtual bool use_direct_io() const { return false; }
+};
+
+// A lock from Env::LockFile.
+class FileLock {
+ public:
+  FileLock() = default;
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  virtual ~FileLock() = default;
+};
+
+// Severity of an info LOG line.
+enum class InfoLogLevel { kDebug = 0, kInfo, kWarn, kError, kFatal };
+
+// Writes the info LOG. Thread-safe.
+class Logger {
+ public:
+  explicit Logger(InfoLogLevel level = InfoLogLevel::kInfo) : level_(level) {}
+  Logger(const Logger&) = delete;
+  Logger& operator=(const Logger&) = delete;
+  virtual ~Logger() = default;
+
+  // Writes one line, prefixed with a timestamp and the thread id.
+  virtual void Logv(const char* format, va_list ap) = 0;
+
+  InfoLogLevel level() const { return level_; }
+  void set_level(InfoLogLevel level) { level_ = level; }
+
+ private:
+  InfoLogLevel level_;
+};
+
+// printf-style logging at the given level; no-op when logger is null or the
+// level is below the logger's.
+void Log(InfoLogLevel level, Logger* logger, const char* format, ...)
+#if defined(__GNUC__)
+    __attribute__((__format__(__printf__, 3, 4)))
+#endif
+    ;
+
+// Info-level shorthand.
+void Log(Logger* logger, const char* format, ...)
+#if defined(__GNUC__)
+    __attribute__((__format__(__printf__, 2, 3)))
+#endif
+    ;
+
+// Writes data to fname (replacing it) and, if sync, syncs it.
+Status WriteStringToFile(Env* env, const Slice& data, const std::string& fname,
+                         bool sync = false);
+
+// Reads the whole of fname into *data.
+Status ReadFileToString(Env* env, const std::string& fname, std::string* data);
+
+// Forwards every call to another Env; subclass it to override a few calls
+// (fault injection, counting). Does not own the target.
+class EnvWrapper : public Env {
+ public:
+  explicit EnvWrapper(Env* target) : target_(target) {}
+  Env* target() const { return target_; }
+
+  Status NewSequentialFile(const std::string& f,
+                           std::unique_ptr<SequentialFile>* r,
+                           const EnvOptions& o) override {
+    return target_->NewSequentialFile(f, r, o);
+  }
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& o) override {
+    return target_->NewRandomAccessFile(f, r, o);
+  }
+  Status NewWritableFile(const std::string& f,
+                         std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& o) override {
+    return target_->NewWritableFile(f, r, o);
+  }
+  Status NewAppendableFile(const std::string& f,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    return target_->NewAppendableFile(f, r, o);
+  }
+  Status FileExists(const std::string& f) override {
+    return target_->FileExists(f);
+  }
+  Status GetChildren(const std::string& dir,
+                     std::vector<std::string>* r) override {
+    return target_->GetChildren(dir, r);
+  }
+  Status RemoveFile(const std::string& f) override {
+    return target_->RemoveFile(f);
+  }
+  Status CreateDirIfMissing(const std::string& d) override {
+    return target_->CreateDirIfMissing(d);
+  }
+  Status RemoveDir(const std::string& d) override {
+    return target_->RemoveDir(d);
+  }
+  Status GetFileSize(const std::string& f, uint64_t* s) override {
+    return target_->GetFileSize(f, s);
+  }
+  Status RenameFile(const std::string& s, const std::string& t) override {
+    return target_->RenameFile(s, t);
+  }
+  Status SyncDir(const std::string& d) override { return target_->SyncDir(d); }
+  Status LockFile(const std::string& f,
+                  std::unique_ptr<FileLock>* l) override {
+    return target_->LockFile(f, l);
+  }
+  Status UnlockFile(std::unique_ptr<FileLock> l) override {
+    return target_->UnlockFile(std::move(l));
+  }
+  void Schedule(void (*f)(void*), void* a, Priority pri) override {
+    target_->Schedule(f, a, pri);
+  }
+  void SetBackgroundThreads(int n, Priority pri) override {
+    target_->SetBackgroundThreads(n, pri);
+  }
+  int GetBackgroundThreads(Priority pri) override {
+    return target_->GetBackgroundThreads(pri);
+  }
+  unsigned int GetThreadPoolQueueLen(Priority pri) const override {
+    return target_->GetThreadPoolQueueLen(pri);
+  }
+  void WaitForBackgroundJobs() override { target_->WaitForBackgroundJobs(); }
+  void StartThread(void (*f)(void*), void* a) override {
+    target_->StartThread(f, a);
+  }
+  Status NewLogger(const std::string& f,
+                   std::shared_ptr<Logger>* r) override {
+    return target_->NewLogger(f, r);
+  }
+  Status GetTestDirectory(std::string* p) override {
+    return target_->GetTestDirectory(p);
+  }
+  uint64_t NowMicros() override { return target_->NowMicros(); }
+  uint64_t NowNanos() override { return target_->NowNanos(); }
+  uint64_t NowWallSeconds() override { return target_->NowWallSeconds(); }
+  void SleepForMicroseconds(int micros) override {
+    target_->SleepForMicroseconds(micros);
+  }
+
+ private:
+  Env* const target_;
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_INCLUDE_CASCADEDB_ENV_H_

@@ -1,0 +1,91 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "tests/testutil/test_util.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace cascadedb {
+namespace test {
+
+::testing::AssertionResult IsOk(const char* expr, const Status& s) {
+  if (s.ok()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << expr << " returned " << s.ToString();
+}
+
+namespace {
+
+std::string SanitizedTestName() {
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info == nullptr ? std::string("notest")
+                                     : std::string(info->test_suite_name()) +
+                                           "." + info->name();
+  for (char& c : name) {
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_') {
+      c = '_';
+    }
+  }
+  return name;
+}
+
+}  // namespace
+
+TempDir::TempDir() {
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::filesystem::path root =
+      base != nullptr ? std::filesystem::path(base)
+                      : std::filesystem::temp_directory_path();
+  static int counter = 0;
+  path_ = (root / ("cascadedb-" + std::to_string(getpid()) + "-" +
+                   std::to_string(counter++) + "-" + SanitizedTestName()))
+              .string();
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  if (std::getenv("CASCADEDB_KEEP_TEST_DIRS") != nullptr) return;
+  std::error_code ec;  // Best effort: a leftover temp dir is harmless.
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::File(const std::string& name) const {
+  return path_ + "/" + name;
+}
+
+uint32_t RandomSeed() {
+  uint32_t seed;
+  const char* env = std::getenv("CASCADEDB_TEST_SEED");
+  if (env != nullptr) {
+    seed = static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
+  } else {
+    seed = static_cast<uint32_t>(
+        std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  std::fprintf(stderr, "random seed: %u (set CASCADEDB_TEST_SEED to replay)\n",
+               seed);
+  return seed;
+}
+
+std::string RandomBytes(uint32_t* state, size_t len, bool printable) {
+  std::string result(len, '\0');
+  for (size_t i = 0; i < len; i++) {
+    // xorshift32: fast and good enough for test data.
+    uint32_t x = *state == 0 ? 0x9E3779B9u : *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    result[i] = printable ? static_cast<char>(' ' + x % 95)
+                          : static_cast<char>(x & 0xff);
+  }
+  return result;
+}
+
+}  // namespace test
+}  // namespace cascadedb

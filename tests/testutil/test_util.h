@@ -1,0 +1,55 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Helpers shared by the tests: Status assertions that print the message,
+// a per-test temporary directory, and seeded random data whose seed is
+// printed and can be set with CASCADEDB_TEST_SEED.
+//
+// Thread safety: not thread-safe unless a function says otherwise.
+
+#ifndef CASCADEDB_TESTS_TESTUTIL_TEST_UTIL_H_
+#define CASCADEDB_TESTS_TESTUTIL_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cascadedb/status.h"
+
+namespace cascadedb {
+namespace test {
+
+// gtest predicate-format helper: succeeds for OK, prints ToString() if not.
+::testing::AssertionResult IsOk(const char* expr, const Status& s);
+
+#define ASSERT_OK(expr) ASSERT_PRED_FORMAT1(::cascadedb::test::IsOk, (expr))
+#define EXPECT_OK(expr) EXPECT_PRED_FORMAT1(::cascadedb::test::IsOk, (expr))
+
+// A fresh, empty directory for the running test, removed (with its
+// contents) on destruction unless CASCADEDB_KEEP_TEST_DIRS is set.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  // path() + "/" + name.
+  std::string File(const std::string& name) const;
+
+ private:
+  std::string path_;
+};
+
+// The seed for randomized tests: CASCADEDB_TEST_SEED if set, else a value
+// from the clock. It is printed so a failure can be replayed.
+uint32_t RandomSeed();
+
+// A string of len random bytes (or random printable bytes).
+std::string RandomBytes(uint32_t* state, size_t len, bool printable = false);
+
+}  // namespace test
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_TESTS_TESTUTIL_TEST_UTIL_H_

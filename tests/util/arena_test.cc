@@ -1,0 +1,216 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "util/arena.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "tests/testutil/test_util.h"
+#include "util/random.h"
+
+namespace cascadedb {
+
+namespace {
+
+// The byte written at offset j of allocation i.
+char PatternByte(size_t i, size_t j) {
+  return static_cast<char>((i * 131 + j * 7) & 0xff);
+}
+
+bool IsAligned(const char* p) {
+  return (reinterpret_cast<uintptr_t>(p) & (Arena::kAlignment - 1)) == 0;
+}
+
+// Fills a fresh default arena's first block up to 96 free bytes with
+// shared (quarter-block or smaller) allocations; returns the block start.
+char* FillFirstBlockLeaving96(Arena* arena) {
+  static_assert(Arena::kDefaultBlockSize == 4096, "sizes below assume it");
+  char* first = arena->Allocate(1000);
+  for (int i = 0; i < 3; i++) arena->Allocate(1000);
+  EXPECT_EQ(Arena::kDefaultBlockSize + sizeof(char*), arena->MemoryUsage());
+  return first;
+}
+
+}  // namespace
+
+TEST(ArenaTest, NewArenaHoldsNoMemory) {
+  Arena arena;
+  EXPECT_EQ(0u, arena.MemoryUsage());
+  EXPECT_EQ(Arena::kDefaultBlockSize, arena.block_size());
+}
+
+TEST(ArenaTest, AlignmentIsAtLeastPointerAndEight) {
+  EXPECT_GE(Arena::kAlignment, sizeof(void*));
+  EXPECT_GE(Arena::kAlignment, 8u);
+  EXPECT_EQ(0u, Arena::kAlignment & (Arena::kAlignment - 1));
+}
+
+TEST(ArenaTest, DataWrittenToEveryAllocationSurvives) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  Arena arena;
+  std::vector<std::pair<size_t, char*>> allocated;
+  size_t bytes = 0;
+  for (size_t i = 0; i < 20000; i++) {
+    // Mostly small sizes, with some large enough to get their own block.
+    size_t size = i % 1000 == 0 ? 6000 + rnd.Uniform(10000)
+                                : 1 + rnd.Skewed(11);  // up to 2048
+    char* p = (i % 3 == 0) ? arena.AllocateAligned(size) : arena.Allocate(size);
+    ASSERT_NE(nullptr, p);
+    for (size_t j = 0; j < size; j++) p[j] = PatternByte(i, j);
+    allocated.emplace_back(size, p);
+    bytes += size;
+    ASSERT_GE(arena.MemoryUsage(), bytes);
+  }
+  for (size_t i = 0; i < allocated.size(); i++) {
+    const size_t size = allocated[i].first;
+    const char* p = allocated[i].second;
+    for (size_t j = 0; j < size; j++) {
+      ASSERT_EQ(PatternByte(i, j), p[j]) << "allocation " << i << " byte " << j;
+    }
+  }
+}
+
+TEST(ArenaTest, AllocateAlignedIsAlignedAfterOddAllocations) {
+  Arena arena;
+  for (size_t i = 1; i < 3000; i++) {
+    arena.Allocate(i % 13 + 1);  // leave the bump pointer misaligned
+    char* p = arena.AllocateAligned(i % 97 + 1);
+    ASSERT_TRUE(IsAligned(p)) << "iteration " << i;
+  }
+  // Large (dedicated-block) aligned allocations too.
+  arena.Allocate(3);
+  EXPECT_TRUE(IsAligned(arena.AllocateAligned(100000)));
+  EXPECT_TRUE(IsAligned(arena.AllocateAligned(8)));
+}
+
+TEST(ArenaTest, SmallAllocationsShareBlocks) {
+  Arena arena;
+  char* a = arena.Allocate(10);
+  char* b = arena.Allocate(20);
+  EXPECT_EQ(a + 10, b);
+  // One block so far: its size plus one block-list entry.
+  EXPECT_EQ(Arena::kDefaultBlockSize + sizeof(char*), arena.MemoryUsage());
+}
+
+TEST(ArenaTest, MemoryUsageIsCloseToBytesRequestedForTinyAllocations) {
+  Arena arena;
+  size_t bytes = 0;
+  for (size_t i = 0; i < 100000; i++) {
+    const size_t size = 1 + i % 40;
+    arena.Allocate(size);
+    bytes += size;
+  }
+  // Waste per 4 KiB block is under one request (40 bytes), plus the block
+  // list: about 1% overhead.
+  EXPECT_GE(arena.MemoryUsage(), bytes);
+  EXPECT_LE(arena.MemoryUsage(), bytes + bytes / 50 + Arena::kDefaultBlockSize);
+}
+
+TEST(ArenaTest, MemoryOverheadIsBoundedForQuarterBlockAllocations) {
+  Arena arena;
+  size_t bytes = 0;
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  for (size_t i = 0; i < 20000; i++) {
+    // Up to a quarter block: the largest size that still shares blocks,
+    // and the worst case for the wasted tail.
+    const size_t size = 1 + rnd.Uniform(Arena::kDefaultBlockSize / 4);
+    arena.Allocate(size);
+    bytes += size;
+  }
+  // A tail is wasted only when a request of at most a quarter block does
+  // not fit, so at most 1/4 of every block is lost: usage <= 4/3 * bytes.
+  EXPECT_GE(arena.MemoryUsage(), bytes);
+  EXPECT_LE(arena.MemoryUsage(), bytes * 4 / 3 + Arena::kDefaultBlockSize);
+}
+
+TEST(ArenaTest, LargeAllocationGetsItsOwnBlockAndKeepsCurrentOne) {
+  Arena arena;
+  char* small = arena.Allocate(100);
+  const size_t before = arena.MemoryUsage();
+  char* large = arena.Allocate(1 << 20);
+  std::memset(large, 0xab, 1 << 20);
+  EXPECT_EQ(before + (1 << 20) + sizeof(char*), arena.MemoryUsage());
+  // The next small request still comes from the first block.
+  char* next = arena.Allocate(100);
+  EXPECT_EQ(small + 100, next);
+  EXPECT_EQ(static_cast<char>(0xab), large[(1 << 20) - 1]);
+}
+
+TEST(ArenaTest, LargeRequestThatFitsUsesCurrentBlock) {
+  Arena arena;
+  char* a = arena.Allocate(1);
+  char* b = arena.Allocate(Arena::kDefaultBlockSize / 2);
+  EXPECT_EQ(a + 1, b);
+  EXPECT_EQ(Arena::kDefaultBlockSize + sizeof(char*), arena.MemoryUsage());
+}
+
+TEST(ArenaTest, JustOverAQuarterBlockGetsItsOwnBlockWhenItDoesNotFit) {
+  Arena arena;
+  // Leave 96 bytes free in the current (shared) block.
+  char* first = FillFirstBlockLeaving96(&arena);
+  const size_t before = arena.MemoryUsage();
+  arena.Allocate(Arena::kDefaultBlockSize / 4 + 1);
+  EXPECT_EQ(before + Arena::kDefaultBlockSize / 4 + 1 + sizeof(char*),
+            arena.MemoryUsage());
+  // The 96 free bytes of the first block are still used.
+  EXPECT_EQ(first + Arena::kDefaultBlockSize - 96, arena.Allocate(96));
+  EXPECT_EQ(before + Arena::kDefaultBlockSize / 4 + 1 + sizeof(char*),
+            arena.MemoryUsage());
+}
+
+TEST(ArenaTest, QuarterBlockThatDoesNotFitStartsASharedBlock) {
+  Arena arena;
+  FillFirstBlockLeaving96(&arena);
+  const size_t before = arena.MemoryUsage();
+  char* p = arena.Allocate(Arena::kDefaultBlockSize / 4);
+  char* q = arena.Allocate(8);
+  EXPECT_EQ(p + Arena::kDefaultBlockSize / 4, q);
+  EXPECT_EQ(before + Arena::kDefaultBlockSize + sizeof(char*),
+            arena.MemoryUsage());
+}
+
+TEST(ArenaTest, BlockSizeParameterSetsRegularBlockSize) {
+  Arena arena(1 << 16);
+  EXPECT_EQ(size_t{1} << 16, arena.block_size());
+  char* a = arena.Allocate(10000);  // under a quarter of 64 KiB: shared
+  char* b = arena.Allocate(10000);
+  EXPECT_EQ(a + 10000, b);
+  EXPECT_EQ((size_t{1} << 16) + sizeof(char*), arena.MemoryUsage());
+}
+
+TEST(ArenaTest, TinyBlockSizeIsRaised) {
+  Arena arena(1);
+  EXPECT_EQ(64u, arena.block_size());
+  char* p = arena.Allocate(16);
+  p[15] = 'x';
+  EXPECT_EQ('x', p[15]);
+}
+
+TEST(ArenaTest, MemoryUsageIsReadableWhileAllocating) {
+  Arena arena;
+  std::atomic<bool> done{false};
+  size_t last_seen = 0;
+  bool monotonic = true;
+  std::thread reader([&] {
+    while (!done.load(std::memory_order_acquire)) {
+      const size_t now = arena.MemoryUsage();
+      if (now < last_seen) monotonic = false;
+      last_seen = now;
+    }
+  });
+  for (int i = 0; i < 100000; i++) arena.Allocate(32);
+  done.store(true, std::memory_order_release);
+  reader.join();
+  EXPECT_TRUE(monotonic);
+  EXPECT_GE(arena.MemoryUsage(), 100000u * 32);
+}
+
+}  // namespace cascadedb

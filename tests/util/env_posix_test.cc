@@ -1,0 +1,636 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <condition_variable>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/env.h"
+#include "tests/testutil/test_util.h"
+
+namespace cascadedb {
+namespace {
+
+class EnvPosixTest : public ::testing::Test {
+ protected:
+  // Reads the file with plain iostreams, bypassing the Env under test.
+  static std::string RawContents(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  static uint64_t RawSize(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return 0;
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  std::unique_ptr<WritableFile> NewWritable(const std::string& path,
+                                            const EnvOptions& options) {
+    std::unique_ptr<WritableFile> file;
+    Status s = env_->NewWritableFile(path, &file, options);
+    EXPECT_OK(s);
+    return file;
+  }
+
+  Env* const env_ = Env::Default();
+  test::TempDir dir_;
+};
+
+// ---------------------------------------------------------------- reading
+
+TEST_F(EnvPosixTest, WrittenDataReadsBackUnchanged) {
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, 300 * 1000);
+  const std::string path = dir_.File("round_trip");
+  ASSERT_OK(WriteStringToFile(env_, data, path));
+  std::string read;
+  ASSERT_OK(ReadFileToString(env_, path, &read));
+  EXPECT_EQ(data, read);
+}
+
+TEST_F(EnvPosixTest, SequentialReadIsShortAtEndOfFile) {
+  const std::string path = dir_.File("seq");
+  ASSERT_OK(WriteStringToFile(env_, "0123456789", path));
+  std::unique_ptr<SequentialFile> file;
+  ASSERT_OK(env_->NewSequentialFile(path, &file, EnvOptions()));
+  char scratch[32];
+  Slice result;
+  ASSERT_OK(file->Read(4, &result, scratch));
+  EXPECT_EQ("0123", result.ToString());
+  ASSERT_OK(file->Read(20, &result, scratch));
+  EXPECT_EQ("456789", result.ToString());
+  ASSERT_OK(file->Read(20, &result, scratch));
+  EXPECT_TRUE(result.empty());
+}
+
+TEST_F(EnvPosixTest, SequentialSkipMovesForward) {
+  const std::string path = dir_.File("seq");
+  ASSERT_OK(WriteStringToFile(env_, "0123456789", path));
+  std::unique_ptr<SequentialFile> file;
+  ASSERT_OK(env_->NewSequentialFile(path, &file, EnvOptions()));
+  char scratch[32];
+  Slice result;
+  ASSERT_OK(file->Skip(3));
+  ASSERT_OK(file->Read(2, &result, scratch));
+  EXPECT_EQ("34", result.ToString());
+  ASSERT_OK(file->Skip(100));  // past the end
+  ASSERT_OK(file->Read(5, &result, scratch));
+  EXPECT_TRUE(result.empty());
+}
+
+TEST_F(EnvPosixTest, RandomAccessReadsAtAnyOffset) {
+  const std::string path = dir_.File("random");
+  ASSERT_OK(WriteStringToFile(env_, "abcdefghij", path));
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &file, EnvOptions()));
+  EXPECT_FALSE(file->use_direct_io());
+  char scratch[32];
+  Slice result;
+  ASSERT_OK(file->Read(7, 2, &result, scratch));
+  EXPECT_EQ("hi", result.ToString());
+  ASSERT_OK(file->Read(0, 3, &result, scratch));
+  EXPECT_EQ("abc", result.ToString());
+  ASSERT_OK(file->Read(8, 10, &result, scratch));  // spans the end
+  EXPECT_EQ("ij", result.ToString());
+  ASSERT_OK(file->Read(50, 10, &result, scratch));  // past the end
+  EXPECT_TRUE(result.empty());
+}
+
+TEST_F(EnvPosixTest, RandomAccessFileServesConcurrentReaders) {
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, 64 * 1024);
+  const std::string path = dir_.File("shared");
+  ASSERT_OK(WriteStringToFile(env_, data, path));
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &file, EnvOptions()));
+
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      char scratch[1000];
+      for (size_t off = t * 7; off + 1000 <= data.size(); off += 977) {
+        Slice result;
+        if (!file->Read(off, 1000, &result, scratch).ok() ||
+            result.ToString() != data.substr(off, 1000)) {
+          mismatches++;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(0, mismatches.load());
+}
+
+// ---------------------------------------------------------------- writing
+
+TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
+  const std::string path = dir_.File("buffered");
+  auto file = NewWritable(path, EnvOptions());  // 1 MiB buffer
+  ASSERT_OK(file->Append(std::string(100, 'x')));
+  EXPECT_EQ(100u, file->GetFileSize());  // counts buffered bytes
+  EXPECT_EQ(0u, RawSize(path));          // nothing handed to the OS yet
+  ASSERT_OK(file->Flush());
+  EXPECT_EQ(std::string(100, 'x'), RawContents(path));
+  ASSERT_OK(file->Close());
+}
+
+TEST_F(EnvPosixTest, ZeroBufferWritesEachAppendAtOnce) {
+  const std::string path = dir_.File("unbuffered");
+  EnvOptions options;
+  options.writable_file_max_buffer_size = 0;
+  auto file = NewWritable(path, options);
+  ASSERT_OK(file->Append("abc"));
+  EXPECT_EQ("abc", RawContents(path));
+  ASSERT_OK(file->Close());
+}
+
+TEST_F(EnvPosixTest, FullBufferIsWrittenAndLargeAppendsBypassIt) {
+  const std::string path = dir_.File("spill");
+  EnvOptions options;
+  options.writable_file_max_buffer_size = 64;
+  auto file = NewWritable(path, options);
+  ASSERT_OK(file->Append(std::string(40, 'a')));
+  EXPECT_EQ(0u, RawSize(path));
+  ASSERT_OK(file->Append(std::string(40, 'b')));  // does not fit: spill 'a's
+  EXPECT_EQ(40u, RawSize(path));
+  ASSERT_OK(file->Append(std::string(100, 'c')));  // large: written directly
+  EXPECT_EQ(180u, RawSize(path));
+  EXPECT_EQ(180u, file->GetFileSize());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(std::string(40, 'a') + std::string(40, 'b') + std::string(100, 'c'),
+            RawContents(path));
+}
+
+TEST_F(EnvPosixTest, SyncAndCloseWriteBufferedData) {
+  const std::string path = dir_.File("sync");
+  auto file = NewWritable(path, EnvOptions());
+  ASSERT_OK(file->Append("hello"));
+  ASSERT_OK(file->Sync());
+  EXPECT_EQ("hello", RawContents(path));
+  ASSERT_OK(file->Append(" world"));
+  ASSERT_OK(file->Fsync());
+  EXPECT_EQ("hello world", RawContents(path));
+  ASSERT_OK(file->Append("!"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("hello world!", RawContents(path));
+  EXPECT_TRUE(file->Append("more").IsIOError());  // closed
+}
+
+TEST_F(EnvPosixTest, DestructorWritesBufferedData) {
+  const std::string path = dir_.File("dtor");
+  NewWritable(path, EnvOptions())->Append("kept").IgnoreError();
+  EXPECT_EQ("kept", RawContents(path));
+}
+
+TEST_F(EnvPosixTest, NewWritableFileTruncatesExistingFile) {
+  const std::string path = dir_.File("truncate");
+  ASSERT_OK(WriteStringToFile(env_, "old contents", path));
+  auto file = NewWritable(path, EnvOptions());
+  ASSERT_OK(file->Append("new"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("new", RawContents(path));
+}
+
+TEST_F(EnvPosixTest, AppendableFileContinuesExistingFile) {
+  const std::string path = dir_.File("append");
+  ASSERT_OK(WriteStringToFile(env_, "abc", path));
+  std::unique_ptr<WritableFile> file;
+  ASSERT_OK(env_->NewAppendableFile(path, &file, EnvOptions()));
+  EXPECT_EQ(3u, file->GetFileSize());
+  ASSERT_OK(file->Append("def"));
+  EXPECT_EQ(6u, file->GetFileSize());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("abcdef", RawContents(path));
+}
+
+TEST_F(EnvPosixTest, WritesWithBytesPerSyncKeepAllData) {
+  const std::string path = dir_.File("range_sync");
+  EnvOptions options;
+  options.bytes_per_sync = 4096;
+  options.writable_file_max_buffer_size = 1000;
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, 50 * 1000);
+  auto file = NewWritable(path, options);
+  for (size_t i = 0; i < data.size(); i += 700) {
+    ASSERT_OK(file->Append(
+        Slice(data.data() + i, std::min<size_t>(700, data.size() - i))));
+  }
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(data, RawContents(path));
+}
+
+// True if the filesystem holding dir reserves space for fallocate with
+// FALLOC_FL_KEEP_SIZE (checked directly, without the Env).
+bool KeepSizeFallocateWorks(const std::string& dir) {
+  const std::string probe = dir + "/fallocate_probe";
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT, 0644);
+  if (fd < 0) return false;
+  const bool ok = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 1 << 20) == 0;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return ok;
+}
+
+uint64_t AllocatedBytes(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<uint64_t>(st.st_blocks) * 512;
+}
+
+TEST_F(EnvPosixTest, PreallocationReservesSpaceReleasedOnClose) {
+  if (!KeepSizeFallocateWorks(dir_.path())) {
+    GTEST_SKIP() << "fallocate(FALLOC_FL_KEEP_SIZE) unsupported here";
+  }
+  const std::string path = dir_.File("prealloc");
+  EnvOptions options;
+  options.preallocation_block_size = 1 << 20;
+  auto file = NewWritable(path, options);
+  ASSERT_OK(file->Append("x"));
+  ASSERT_OK(file->Flush());
+  EXPECT_GE(AllocatedBytes(path), 1u << 20);
+  EXPECT_EQ(1u, RawSize(path));  // KEEP_SIZE: the visible size is unchanged
+  ASSERT_OK(file->Close());
+  EXPECT_LT(AllocatedBytes(path), 1u << 20);
+  EXPECT_EQ("x", RawContents(path));
+}
+
+TEST_F(EnvPosixTest, AllocateKeepsFileSize) {
+  const std::string path = dir_.File("allocate");
+  auto file = NewWritable(path, EnvOptions());
+  ASSERT_OK(file->Allocate(0, 1 << 16));
+  ASSERT_OK(file->Append("abc"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("abc", RawContents(path));
+}
+
+// ---------------------------------------------------------------- direct I/O
+
+TEST_F(EnvPosixTest, DirectIORoundTripsUnalignedData) {
+  const std::string path = dir_.File("direct");
+  EnvOptions options;
+  options.use_direct_writes = true;
+  options.use_direct_reads = true;
+  options.writable_file_max_buffer_size = 8192;
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->NewWritableFile(path, &file, options);
+  if (s.IsNotSupported()) GTEST_SKIP() << s.ToString();
+  ASSERT_OK(s);
+  EXPECT_TRUE(file->use_direct_io());
+
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, 30001);
+  for (size_t i = 0; i < data.size(); i += 777) {
+    ASSERT_OK(file->Append(
+        Slice(data.data() + i, std::min<size_t>(777, data.size() - i))));
+    if (i == 777 * 7) {
+      ASSERT_OK(file->Sync());  // pads the last block, then cuts it back
+      EXPECT_EQ(777u * 8, RawSize(path));
+    }
+  }
+  EXPECT_EQ(data.size(), file->GetFileSize());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(data.size(), RawSize(path));
+  EXPECT_EQ(data, RawContents(path));
+
+  std::unique_ptr<RandomAccessFile> random;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &random, options));
+  EXPECT_TRUE(random->use_direct_io());
+  std::string scratch(10000, '\0');
+  Slice result;
+  ASSERT_OK(random->Read(4095, 5000, &result, &scratch[0]));
+  EXPECT_EQ(data.substr(4095, 5000), result.ToString());
+  ASSERT_OK(random->Read(29990, 100, &result, &scratch[0]));  // spans the end
+  EXPECT_EQ(data.substr(29990), result.ToString());
+  ASSERT_OK(random->Read(40000, 10, &result, &scratch[0]));
+  EXPECT_TRUE(result.empty());
+
+  std::unique_ptr<SequentialFile> sequential;
+  ASSERT_OK(env_->NewSequentialFile(path, &sequential, options));
+  ASSERT_OK(sequential->Skip(13));
+  std::string read;
+  while (true) {
+    ASSERT_OK(sequential->Read(1000, &result, &scratch[0]));
+    read.append(result.data(), result.size());
+    if (result.size() < 1000) break;
+  }
+  EXPECT_EQ(data.substr(13), read);
+}
+
+// ---------------------------------------------------------------- files
+
+TEST_F(EnvPosixTest, GetChildrenListsEntriesWithoutDots) {
+  ASSERT_OK(WriteStringToFile(env_, "1", dir_.File("a")));
+  ASSERT_OK(WriteStringToFile(env_, "2", dir_.File("b")));
+  ASSERT_OK(env_->CreateDirIfMissing(dir_.File("sub")));
+  std::vector<std::string> children;
+  ASSERT_OK(env_->GetChildren(dir_.path(), &children));
+  std::sort(children.begin(), children.end());
+  EXPECT_EQ((std::vector<std::string>{"a", "b", "sub"}), children);
+}
+
+TEST_F(EnvPosixTest, RenameReplacesTarget) {
+  ASSERT_OK(WriteStringToFile(env_, "new", dir_.File("src")));
+  ASSERT_OK(WriteStringToFile(env_, "old", dir_.File("dst")));
+  ASSERT_OK(env_->RenameFile(dir_.File("src"), dir_.File("dst")));
+  EXPECT_TRUE(env_->FileExists(dir_.File("src")).IsNotFound());
+  EXPECT_EQ("new", RawContents(dir_.File("dst")));
+  ASSERT_OK(env_->SyncDir(dir_.path()));
+}
+
+TEST_F(EnvPosixTest, FileSizeRemoveAndExists) {
+  const std::string path = dir_.File("f");
+  ASSERT_OK(WriteStringToFile(env_, "12345", path));
+  uint64_t size = 0;
+  ASSERT_OK(env_->GetFileSize(path, &size));
+  EXPECT_EQ(5u, size);
+  ASSERT_OK(env_->FileExists(path));
+  ASSERT_OK(env_->RemoveFile(path));
+  EXPECT_TRUE(env_->FileExists(path).IsNotFound());
+}
+
+TEST_F(EnvPosixTest, MissingFilesAreNotFoundNamingThePath) {
+  const std::string path = dir_.File("missing");
+  std::unique_ptr<SequentialFile> seq;
+  std::unique_ptr<RandomAccessFile> random;
+  uint64_t size;
+  std::vector<std::string> children;
+  std::string contents;
+  const Status results[] = {
+      env_->NewSequentialFile(path, &seq, EnvOptions()),
+      env_->NewRandomAccessFile(path, &random, EnvOptions()),
+      env_->GetFileSize(path, &size),
+      env_->RemoveFile(path),
+      env_->FileExists(path),
+      env_->RenameFile(path, dir_.File("other")),
+      env_->GetChildren(path, &children),
+      env_->SyncDir(path),
+      ReadFileToString(env_, path, &contents),
+  };
+  for (const Status& s : results) {
+    EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.message().find(path)) << s.ToString();
+  }
+}
+
+TEST_F(EnvPosixTest, OtherOsErrorsAreIOErrors) {
+  const std::string file = dir_.File("plain");
+  ASSERT_OK(WriteStringToFile(env_, "x", file));
+  std::unique_ptr<WritableFile> w;
+  // A regular file cannot hold entries: ENOTDIR.
+  Status s = env_->NewWritableFile(file + "/child", &w, EnvOptions());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.message().find(file + "/child"));
+  s = env_->CreateDirIfMissing(file);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.message().find("not a directory"));
+}
+
+TEST_F(EnvPosixTest, CreateDirIfMissingAcceptsExistingDir) {
+  const std::string dir = dir_.File("d");
+  ASSERT_OK(env_->CreateDirIfMissing(dir));
+  ASSERT_OK(env_->CreateDirIfMissing(dir));
+  ASSERT_OK(env_->RemoveDir(dir));
+  EXPECT_TRUE(env_->FileExists(dir).IsNotFound());
+}
+
+// ---------------------------------------------------------------- locks
+
+TEST_F(EnvPosixTest, SecondLockInSameProcessIsBusy) {
+  const std::string path = dir_.File("LOCK");
+  std::unique_ptr<FileLock> lock;
+  ASSERT_OK(env_->LockFile(path, &lock));
+  std::unique_ptr<FileLock> second;
+  Status s = env_->LockFile(path, &second);
+  EXPECT_TRUE(s.IsBusy()) << s.ToString();
+  EXPECT_EQ("lock " + path + ": already held by this process", s.message());
+  EXPECT_EQ(nullptr, second);
+  ASSERT_OK(env_->UnlockFile(std::move(lock)));
+}
+
+// Forks a child that tries to lock path; returns the child's exit code:
+// 0 = OK, 1 = Busy naming expected_pid, 2 = Busy otherwise, 3 = other error.
+int LockInChildProcess(const std::string& path, pid_t expected_pid) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::unique_ptr<FileLock> lock;
+    Status s = Env::Default()->LockFile(path, &lock);
+    int code = 3;
+    if (s.ok()) {
+      code = 0;
+    } else if (s.IsBusy()) {
+      const std::string want =
+          "already held by process " + std::to_string(expected_pid);
+      code = s.message().find(want) != std::string::npos ? 1 : 2;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST_F(EnvPosixTest, LockHeldByAnotherProcessIsBusyNamingItsPid) {
+  const std::string path = dir_.File("LOCK");
+  std::unique_ptr<FileLock> lock;
+  ASSERT_OK(env_->LockFile(path, &lock));
+  EXPECT_EQ(1, LockInChildProcess(path, ::getpid()));
+  ASSERT_OK(env_->UnlockFile(std::move(lock)));
+  EXPECT_EQ(0, LockInChildProcess(path, ::getpid()));  // free again
+}
+
+TEST_F(EnvPosixTest, UnlockThenRelockSucceeds) {
+  const std::string path = dir_.File("LOCK");
+  std::unique_ptr<FileLock> lock;
+  ASSERT_OK(env_->LockFile(path, &lock));
+  ASSERT_OK(env_->UnlockFile(std::move(lock)));
+  ASSERT_OK(env_->LockFile(path, &lock));
+  ASSERT_OK(env_->UnlockFile(std::move(lock)));
+}
+
+// ---------------------------------------------------------------- logger
+
+// Checks that line starts "YYYY/MM/DD-HH:MM:SS.uuuuuu <thread id> " and
+// returns the rest in *message. (No std::regex: GCC 12 warns inside it in
+// sanitizer builds.)
+bool ParseLogLine(const std::string& line, std::string* message) {
+  const std::string shape = "0000/00/00-00:00:00.000000 ";  // 0 = a digit
+  if (line.size() < shape.size()) return false;
+  for (size_t i = 0; i < shape.size(); i++) {
+    const bool digit = std::isdigit(static_cast<unsigned char>(line[i]));
+    if (shape[i] == '0' ? !digit : line[i] != shape[i]) return false;
+  }
+  size_t pos = shape.size();
+  const size_t id_start = pos;
+  while (pos < line.size() &&
+         std::isdigit(static_cast<unsigned char>(line[pos]))) {
+    pos++;
+  }
+  if (pos == id_start || pos >= line.size() || line[pos] != ' ') return false;
+  *message = line.substr(pos + 1);
+  return true;
+}
+
+TEST_F(EnvPosixTest, LoggerWritesTimestampedLines) {
+  const std::string path = dir_.File("LOG");
+  std::shared_ptr<Logger> logger;
+  ASSERT_OK(env_->NewLogger(path, &logger));
+  Log(logger.get(), "opened %s with %d files", "db", 3);
+  Log(InfoLogLevel::kDebug, logger.get(), "hidden below the level");
+  Log(InfoLogLevel::kWarn, logger.get(), "disk %d%% full", 90);
+  // Each line is flushed at once: readable while the logger is open.
+  const std::string contents = RawContents(path);
+  std::vector<std::string> lines;
+  std::istringstream in(contents);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(2u, lines.size()) << contents;
+  std::string message;
+  ASSERT_TRUE(ParseLogLine(lines[0], &message)) << lines[0];
+  EXPECT_EQ("opened db with 3 files", message);
+  ASSERT_TRUE(ParseLogLine(lines[1], &message)) << lines[1];
+  EXPECT_EQ("[WARN] disk 90% full", message);
+}
+
+TEST_F(EnvPosixTest, LoggerLevelFiltersLines) {
+  const std::string path = dir_.File("LOG");
+  std::shared_ptr<Logger> logger;
+  ASSERT_OK(env_->NewLogger(path, &logger));
+  logger->set_level(InfoLogLevel::kError);
+  Log(logger.get(), "info");
+  Log(InfoLogLevel::kWarn, logger.get(), "warn");
+  Log(InfoLogLevel::kError, logger.get(), "error");
+  const std::string contents = RawContents(path);
+  EXPECT_EQ(std::string::npos, contents.find("info"));
+  EXPECT_EQ(std::string::npos, contents.find("warn"));
+  EXPECT_NE(std::string::npos, contents.find("[ERROR] error\n"));
+}
+
+TEST_F(EnvPosixTest, LoggerAppendsToExistingLog) {
+  const std::string path = dir_.File("LOG");
+  ASSERT_OK(WriteStringToFile(env_, "earlier line\n", path));
+  std::shared_ptr<Logger> logger;
+  ASSERT_OK(env_->NewLogger(path, &logger));
+  Log(logger.get(), "later line");
+  const std::string contents = RawContents(path);
+  EXPECT_EQ(0u, contents.find("earlier line\n"));
+  EXPECT_NE(std::string::npos, contents.find("later line\n"));
+}
+
+TEST_F(EnvPosixTest, LoggerKeepsLongLinesWhole) {
+  const std::string path = dir_.File("LOG");
+  std::shared_ptr<Logger> logger;
+  ASSERT_OK(env_->NewLogger(path, &logger));
+  const std::string long_text(5000, 'z');
+  Log(logger.get(), "%s", long_text.c_str());
+  EXPECT_NE(std::string::npos, RawContents(path).find(long_text + "\n"));
+}
+
+TEST_F(EnvPosixTest, LoggerLinesFromManyThreadsDoNotInterleave) {
+  const std::string path = dir_.File("LOG");
+  std::shared_ptr<Logger> logger;
+  ASSERT_OK(env_->NewLogger(path, &logger));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&logger, t] {
+      for (int i = 0; i < 200; i++) {
+        Log(logger.get(), "thread %d line %d end", t, i);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::istringstream in(RawContents(path));
+  std::set<std::string> messages;
+  for (std::string line; std::getline(in, line);) {
+    std::string message;
+    EXPECT_TRUE(ParseLogLine(line, &message)) << line;
+    messages.insert(message);
+  }
+  EXPECT_EQ(800u, messages.size());
+  for (int t = 0; t < 4; t++) {
+    for (int i = 0; i < 200; i++) {
+      const std::string want =
+          "thread " + std::to_string(t) + " line " + std::to_string(i) + " end";
+      EXPECT_EQ(1u, messages.count(want)) << want;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- clocks etc.
+
+TEST_F(EnvPosixTest, ClocksAreMonotonic) {
+  uint64_t last_micros = env_->NowMicros();
+  uint64_t last_nanos = env_->NowNanos();
+  for (int i = 0; i < 1000; i++) {
+    const uint64_t micros = env_->NowMicros();
+    const uint64_t nanos = env_->NowNanos();
+    EXPECT_GE(micros, last_micros);
+    EXPECT_GE(nanos, last_nanos);
+    last_micros = micros;
+    last_nanos = nanos;
+  }
+  // Wall-clock seconds since the epoch are past 2020-01-01.
+  EXPECT_GT(env_->NowWallSeconds(), 1577836800u);
+}
+
+TEST_F(EnvPosixTest, GetTestDirectoryExists) {
+  std::string path;
+  ASSERT_OK(env_->GetTestDirectory(&path));
+  EXPECT_FALSE(path.empty());
+  struct stat st;
+  ASSERT_EQ(0, ::stat(path.c_str(), &st));
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+}
+
+TEST_F(EnvPosixTest, StartThreadRunsFunction) {
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;  // predicate: ran
+    bool ran = false;
+  } state;
+  env_->StartThread(
+      [](void* arg) {
+        auto* st = static_cast<State*>(arg);
+        std::lock_guard<std::mutex> lock(st->mu);
+        st->ran = true;
+        st->cv.notify_all();
+      },
+      &state);
+  std::unique_lock<std::mutex> lock(state.mu);
+  state.cv.wait(lock, [&state] { return state.ran; });
+  EXPECT_TRUE(state.ran);
+}
+
+TEST_F(EnvPosixTest, ScheduledJobsRunBeforeWaitForBackgroundJobsReturns) {
+  std::atomic<int> runs{0};
+  auto job = [](void* arg) {
+    static_cast<std::atomic<int>*>(arg)->fetch_add(1);
+  };
+  for (int i = 0; i < 10; i++) {
+    env_->Schedule(job, &runs, Env::Priority::kLow);
+    env_->Schedule(job, &runs, Env::Priority::kHigh);
+  }
+  env_->WaitForBackgroundJobs();
+  EXPECT_EQ(20, runs.load());
+  EXPECT_EQ(0u, env_->GetThreadPoolQueueLen(Env::Priority::kLow));
+  EXPECT_EQ(1, env_->GetBackgroundThreads(Env::Priority::kHigh));
+}
+
+}  // namespace
+}  // namespace cascadedb

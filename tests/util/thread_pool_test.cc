@@ -1,0 +1,241 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "util/thread_pool.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "cascadedb/env.h"
+#include "tests/testutil/test_util.h"
+
+namespace cascadedb {
+namespace {
+
+// A generous bound on waits that should end almost at once, so a broken
+// pool fails the test instead of hanging it. Never reached when correct.
+constexpr auto kHangGuard = std::chrono::seconds(60);
+
+// A latch a job can block on until the test opens it, and which tells the
+// test how many jobs have reached it.
+class Gate {
+ public:
+  // Called by a job: announces arrival and blocks until Open().
+  void Pass() {
+    std::unique_lock<std::mutex> lock(mu_);
+    arrived_++;
+    arrived_cv_.notify_all();
+    open_cv_.wait(lock, [this] { return open_; });
+  }
+
+  // Waits until n jobs have arrived; false if that never happens.
+  bool WaitForArrivals(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return arrived_cv_.wait_for(lock, kHangGuard,
+                                [this, n] { return arrived_ >= n; });
+  }
+
+  void Open() {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+    open_cv_.notify_all();
+  }
+
+  int arrived() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return arrived_;
+  }
+
+  static void PassJob(void* arg) { static_cast<Gate*>(arg)->Pass(); }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable arrived_cv_;  // predicate: arrived_ grew
+  std::condition_variable open_cv_;     // predicate: open_
+  int arrived_ = 0;
+  bool open_ = false;
+};
+
+void CountJob(void* arg) { static_cast<std::atomic<int>*>(arg)->fetch_add(1); }
+
+// Tracks how many jobs run at the same time.
+struct ConcurrencyProbe {
+  std::atomic<int> running{0};
+  std::atomic<int> max_running{0};
+  std::atomic<int> finished{0};
+
+  static void Job(void* arg) {
+    auto* p = static_cast<ConcurrencyProbe*>(arg);
+    const int now = ++p->running;
+    int seen = p->max_running.load();
+    while (now > seen && !p->max_running.compare_exchange_weak(seen, now)) {
+    }
+    // Give other workers a chance to overlap if they (wrongly) could.
+    for (int i = 0; i < 100; i++) std::this_thread::yield();
+    --p->running;
+    ++p->finished;
+  }
+};
+
+TEST(ThreadPoolTest, RunsEveryScheduledJob) {
+  ThreadPool pool(2);
+  std::atomic<int> runs{0};
+  for (int i = 0; i < 1000; i++) pool.Schedule(CountJob, &runs);
+  pool.WaitForJobs();
+  EXPECT_EQ(1000, runs.load());
+  EXPECT_EQ(0u, pool.QueueLen());
+}
+
+TEST(ThreadPoolTest, QueueLenCountsJobsNotYetStarted) {
+  ThreadPool pool(1);
+  Gate gate;
+  pool.Schedule(Gate::PassJob, &gate);
+  ASSERT_TRUE(gate.WaitForArrivals(1));
+  std::atomic<int> runs{0};
+  for (int i = 0; i < 3; i++) pool.Schedule(CountJob, &runs);
+  EXPECT_EQ(3u, pool.QueueLen());
+  gate.Open();
+  pool.WaitForJobs();
+  EXPECT_EQ(3, runs.load());
+  EXPECT_EQ(0u, pool.QueueLen());
+}
+
+TEST(ThreadPoolTest, WaitForJobsWaitsForTheRunningJob) {
+  ThreadPool pool(1);
+  struct State {
+    Gate gate;
+    std::atomic<bool> finished{false};
+  } state;
+  pool.Schedule(
+      [](void* arg) {
+        auto* st = static_cast<State*>(arg);
+        st->gate.Pass();
+        st->finished = true;
+      },
+      &state);
+  ASSERT_TRUE(state.gate.WaitForArrivals(1));
+  // The opener most likely runs after WaitForJobs has started waiting; if it
+  // runs first, the test passes trivially rather than failing falsely.
+  std::thread opener([&state] {
+    for (int i = 0; i < 1000; i++) std::this_thread::yield();
+    state.gate.Open();
+  });
+  pool.WaitForJobs();
+  EXPECT_TRUE(state.finished.load());
+  opener.join();
+}
+
+TEST(ThreadPoolTest, WaitForJobsCoversJobsScheduledByJobs) {
+  ThreadPool pool(1);
+  struct State {
+    ThreadPool* pool;
+    std::atomic<int> runs{0};
+  } state;
+  state.pool = &pool;
+  pool.Schedule(
+      [](void* arg) {
+        auto* st = static_cast<State*>(arg);
+        st->pool->Schedule(CountJob, &st->runs);
+        st->runs++;
+      },
+      &state);
+  pool.WaitForJobs();
+  EXPECT_EQ(2, state.runs.load());
+}
+
+TEST(ThreadPoolTest, GrowingStartsThreadsAtOnce) {
+  ThreadPool pool(1);
+  pool.SetBackgroundThreads(3);
+  EXPECT_EQ(3, pool.GetBackgroundThreads());
+  // Three jobs can all be blocked at once only if three threads run them.
+  Gate gate;
+  for (int i = 0; i < 3; i++) pool.Schedule(Gate::PassJob, &gate);
+  EXPECT_TRUE(gate.WaitForArrivals(3));
+  gate.Open();
+  pool.WaitForJobs();
+}
+
+TEST(ThreadPoolTest, ShrinkingLeavesOneJobAtATime) {
+  ThreadPool pool(3);
+  // Shrink while two jobs hold their threads: they finish, then exit.
+  Gate gate;
+  pool.Schedule(Gate::PassJob, &gate);
+  pool.Schedule(Gate::PassJob, &gate);
+  ASSERT_TRUE(gate.WaitForArrivals(2));
+  pool.SetBackgroundThreads(1);
+  EXPECT_EQ(1, pool.GetBackgroundThreads());
+  gate.Open();
+
+  ConcurrencyProbe probe;
+  for (int i = 0; i < 200; i++) pool.Schedule(ConcurrencyProbe::Job, &probe);
+  pool.WaitForJobs();
+  EXPECT_EQ(200, probe.finished.load());
+  EXPECT_EQ(1, probe.max_running.load());
+}
+
+TEST(ThreadPoolTest, ZeroThreadsHoldJobsUntilThePoolGrows) {
+  ThreadPool pool(0);
+  std::atomic<int> runs{0};
+  pool.Schedule(CountJob, &runs);
+  EXPECT_EQ(1u, pool.QueueLen());
+  EXPECT_EQ(0, runs.load());
+  pool.SetBackgroundThreads(1);
+  pool.WaitForJobs();
+  EXPECT_EQ(1, runs.load());
+}
+
+TEST(ThreadPoolTest, DestructorRunsQueuedJobs) {
+  std::atomic<int> runs{0};
+  Gate gate;
+  {
+    ThreadPool pool(1);
+    pool.Schedule(Gate::PassJob, &gate);
+    ASSERT_TRUE(gate.WaitForArrivals(1));
+    for (int i = 0; i < 10; i++) pool.Schedule(CountJob, &runs);
+    EXPECT_EQ(10u, pool.QueueLen());
+    gate.Open();
+  }
+  EXPECT_EQ(10, runs.load());
+}
+
+TEST(ThreadPoolTest, DestructorRunsQueuedJobsWithZeroThreads) {
+  std::atomic<int> runs{0};
+  {
+    ThreadPool pool(0);
+    for (int i = 0; i < 5; i++) pool.Schedule(CountJob, &runs);
+  }
+  EXPECT_EQ(5, runs.load());
+}
+
+TEST(ThreadPoolTest, ResizingRepeatedlyKeepsRunningJobs) {
+  ThreadPool pool(1);
+  std::atomic<int> runs{0};
+  for (int round = 0; round < 20; round++) {
+    pool.SetBackgroundThreads(round % 4);
+    for (int i = 0; i < 10; i++) pool.Schedule(CountJob, &runs);
+  }
+  pool.SetBackgroundThreads(2);
+  pool.WaitForJobs();
+  EXPECT_EQ(200, runs.load());
+}
+
+TEST(ThreadPoolTest, BlockedLowJobDoesNotDelayHighJob) {
+  Env* env = Env::Default();
+  Gate low_gate;
+  env->Schedule(Gate::PassJob, &low_gate, Env::Priority::kLow);
+  ASSERT_TRUE(low_gate.WaitForArrivals(1));  // the LOW thread is now busy
+
+  Gate high_gate;
+  high_gate.Open();  // the HIGH job only reports that it ran
+  env->Schedule(Gate::PassJob, &high_gate, Env::Priority::kHigh);
+  EXPECT_TRUE(high_gate.WaitForArrivals(1));
+  EXPECT_EQ(0u, env->GetThreadPoolQueueLen(Env::Priority::kHigh));
+
+  low_gate.Open();
+  env->WaitForBackgroundJobs();
+}
+
+}  // namespace
+}  // namespace cascadedb

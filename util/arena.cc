@@ -1,0 +1,74 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "util/arena.h"
+
+namespace cascadedb {
+
+namespace {
+
+// Blocks come from operator new[], whose result is aligned for any
+// fundamental type; AllocateAligned() relies on a fresh block start being
+// aligned.
+static_assert(Arena::kAlignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+              "fresh arena blocks must satisfy kAlignment");
+static_assert((Arena::kAlignment & (Arena::kAlignment - 1)) == 0,
+              "kAlignment must be a power of two");
+
+constexpr size_t kMinBlockSize = 64;
+
+}  // namespace
+
+Arena::Arena(size_t block_size)
+    : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size) {}
+
+Arena::~Arena() {
+  for (char* block : blocks_) {
+    delete[] block;
+  }
+}
+
+char* Arena::AllocateAligned(size_t bytes) {
+  assert(bytes > 0);
+  const size_t misalignment =
+      reinterpret_cast<uintptr_t>(alloc_ptr_) & (kAlignment - 1);
+  const size_t padding = misalignment == 0 ? 0 : kAlignment - misalignment;
+  if (padding + bytes <= alloc_bytes_remaining_) {
+    char* result = alloc_ptr_ + padding;
+    alloc_ptr_ += padding + bytes;
+    alloc_bytes_remaining_ -= padding + bytes;
+    return result;
+  }
+  // A fresh block (shared or dedicated) starts aligned.
+  char* result = AllocateFallback(bytes);
+  assert((reinterpret_cast<uintptr_t>(result) & (kAlignment - 1)) == 0);
+  return result;
+}
+
+char* Arena::AllocateFallback(size_t bytes) {
+  if (bytes > block_size_ / 4) {
+    // A large request gets a block of its own, so the rest of the current
+    // block stays usable for the small requests that follow.
+    return AllocateNewBlock(bytes);
+  }
+  // Start a new shared block. The tail of the old one (under a quarter of
+  // a block, since a request of at most a quarter did not fit) is wasted.
+  alloc_ptr_ = AllocateNewBlock(block_size_);
+  alloc_bytes_remaining_ = block_size_;
+  char* result = alloc_ptr_;
+  alloc_ptr_ += bytes;
+  alloc_bytes_remaining_ -= bytes;
+  return result;
+}
+
+char* Arena::AllocateNewBlock(size_t block_bytes) {
+  char* block = new char[block_bytes];
+  blocks_.push_back(block);
+  // Only this (the allocating) thread writes memory_usage_, so a relaxed
+  // read-modify-write is race-free; readers only need an eventually
+  // up-to-date number (see MemoryUsage()).
+  memory_usage_.fetch_add(block_bytes + sizeof(char*),
+                          std::memory_order_relaxed);
+  return block;
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,166 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Byte encodings shared by every on-disk format: little-endian fixed-width
+// integers, LEB128-style varints (7 bits per byte, low groups first, high bit
+// set on every byte but the last) and length-prefixed byte strings (a varint32
+// length followed by the bytes).
+//
+// Encoders write into caller-provided memory or append to a std::string.
+// Decoders never read past the limit they are given: malformed input (an
+// overlong varint, a varint or length prefix running past the end) makes them
+// return false or nullptr, and the input Slice is then left unchanged.
+//
+// Thread safety: every function is thread-safe; they only touch the memory
+// passed to them.
+
+#ifndef CASCADEDB_UTIL_CODING_H_
+#define CASCADEDB_UTIL_CODING_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "cascadedb/slice.h"
+
+namespace cascadedb {
+
+// The longest encodings, in bytes.
+constexpr int kMaxVarint32Length = 5;
+constexpr int kMaxVarint64Length = 10;
+
+// ---------------------------------------------------------------- fixed width
+
+// Writes v little-endian into dst[0, 4). REQUIRES: dst has 4 writable bytes.
+inline void EncodeFixed32(char* dst, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(dst, &v, sizeof(v));
+#else
+  for (int i = 0; i < 4; ++i) dst[i] = static_cast<char>(v >> (8 * i));
+#endif
+}
+
+// Writes v little-endian into dst[0, 8). REQUIRES: dst has 8 writable bytes.
+inline void EncodeFixed64(char* dst, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(dst, &v, sizeof(v));
+#else
+  for (int i = 0; i < 8; ++i) dst[i] = static_cast<char>(v >> (8 * i));
+#endif
+}
+
+// Reads a little-endian value from p[0, 4). REQUIRES: p has 4 readable bytes.
+inline uint32_t DecodeFixed32(const char* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+#else
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<uint32_t>(u[0]) | (static_cast<uint32_t>(u[1]) << 8) |
+         (static_cast<uint32_t>(u[2]) << 16) |
+         (static_cast<uint32_t>(u[3]) << 24);
+#endif
+}
+
+// Reads a little-endian value from p[0, 8). REQUIRES: p has 8 readable bytes.
+inline uint64_t DecodeFixed64(const char* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+#else
+  return static_cast<uint64_t>(DecodeFixed32(p)) |
+         (static_cast<uint64_t>(DecodeFixed32(p + 4)) << 32);
+#endif
+}
+
+// Appends the 4 (8) byte little-endian encoding of v to *dst.
+void PutFixed32(std::string* dst, uint32_t v);
+void PutFixed64(std::string* dst, uint64_t v);
+
+// Decodes a fixed-width value from the front of *input and removes it.
+// Returns false, leaving *input unchanged, if fewer than 4 (8) bytes remain.
+bool GetFixed32(Slice* input, uint32_t* v);
+bool GetFixed64(Slice* input, uint64_t* v);
+
+// ---------------------------------------------------------------- varints
+
+// Writes the varint encoding of v at dst and returns the byte past it.
+// REQUIRES: dst has kMaxVarint32Length (kMaxVarint64Length) writable bytes,
+// or at least VarintLength(v).
+char* EncodeVarint32(char* dst, uint32_t v);
+char* EncodeVarint64(char* dst, uint64_t v);
+
+// Appends the varint encoding of v to *dst.
+void PutVarint32(std::string* dst, uint32_t v);
+void PutVarint64(std::string* dst, uint64_t v);
+
+// The number of bytes in the varint encoding of v (1 to 10).
+int VarintLength(uint64_t v);
+
+// Decodes a varint from [p, limit). On success stores it in *v and returns
+// the byte past it. Returns nullptr, leaving *v unspecified, if the varint
+// runs past limit or is longer than 5 (10) bytes or encodes a value above
+// UINT32_MAX (UINT64_MAX). Never reads at or beyond limit. Redundant
+// encodings within the length limit (0x80 0x00 for 0) are accepted; no
+// encoder produces them.
+//
+// The one-byte case is inlined; the *Fallback functions are the general
+// decoders behind it. Call GetVarint32Ptr/GetVarint64Ptr, not them.
+const char* GetVarint32PtrFallback(const char* p, const char* limit,
+                                   uint32_t* v);
+const char* GetVarint64PtrFallback(const char* p, const char* limit,
+                                   uint64_t* v);
+
+inline const char* GetVarint32Ptr(const char* p, const char* limit,
+                                  uint32_t* v) {
+  if (p < limit) {
+    const uint32_t byte = static_cast<unsigned char>(*p);
+    if ((byte & 0x80) == 0) {  // The common one-byte case.
+      *v = byte;
+      return p + 1;
+    }
+  }
+  return GetVarint32PtrFallback(p, limit, v);
+}
+
+inline const char* GetVarint64Ptr(const char* p, const char* limit,
+                                  uint64_t* v) {
+  if (p < limit) {
+    const uint64_t byte = static_cast<unsigned char>(*p);
+    if ((byte & 0x80) == 0) {  // The common one-byte case.
+      *v = byte;
+      return p + 1;
+    }
+  }
+  return GetVarint64PtrFallback(p, limit, v);
+}
+
+// Decodes a varint from the front of *input and removes it. Returns false,
+// leaving *input unchanged, on malformed or truncated input.
+bool GetVarint32(Slice* input, uint32_t* v);
+bool GetVarint64(Slice* input, uint64_t* v);
+
+// ----------------------------------------------------------------
+// length-prefixed
+
+// Appends varint32(value.size()) followed by value's bytes to *dst.
+// REQUIRES: value.size() <= UINT32_MAX.
+void PutLengthPrefixedSlice(std::string* dst, const Slice& value);
+
+// Decodes a length-prefixed string from the front of *input into *result
+// (which then borrows *input's bytes) and removes it from *input. Returns
+// false, leaving *input unchanged, if the prefix is malformed or the length
+// exceeds what remains.
+bool GetLengthPrefixedSlice(Slice* input, Slice* result);
+
+// Decodes a length-prefixed string from [p, limit) into *result (borrowing
+// those bytes) and returns the byte past it, or nullptr on malformed or
+// truncated input.
+const char* GetLengthPrefixedSlicePtr(const char* p, const char* limit,
+                                      Slice* result);
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_UTIL_CODING_H_

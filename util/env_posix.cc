@@ -1,0 +1,873 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// The POSIX (Linux) Env behind Env::Default(): files through open/pread/
+// write, locks through fcntl, background work on two ThreadPools, the info
+// LOG through PosixLogger. This file is the one place where errno becomes a
+// Status (PosixError below).
+//
+// Direct I/O. With EnvOptions::use_direct_reads, files are opened O_DIRECT
+// and every read is widened to whole kDirectIOAlignment blocks read into an
+// aligned buffer, then copied to the caller's scratch, so callers may read
+// any offset and length. With use_direct_writes, appends fill an aligned
+// buffer that is written in whole blocks. Flush writes only the whole blocks
+// (the partial last block stays buffered); Sync and Close also write the
+// last block padded with zeros and then cut the file back to its true size
+// with ftruncate. NewAppendableFile ignores use_direct_writes, because the
+// existing tail would have to be read back to append to it in whole blocks.
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cascadedb/env.h"
+#include "util/mutex.h"
+#include "util/posix_logger.h"
+#include "util/thread_annotations.h"
+#include "util/thread_pool.h"
+
+namespace cascadedb {
+
+namespace {
+
+// O_DIRECT buffers, offsets and lengths are multiples of this. 4 KiB covers
+// the logical block size of every common device and filesystem.
+constexpr size_t kDirectIOAlignment = 4096;
+
+constexpr uint64_t RoundDown(uint64_t x, uint64_t unit) { return x - x % unit; }
+constexpr uint64_t RoundUp(uint64_t x, uint64_t unit) {
+  return RoundDown(x + unit - 1, unit);
+}
+
+// strerror_r comes in a GNU flavour (returns the text) and an XSI flavour
+// (fills buf, returns an int); these overloads accept either.
+[[maybe_unused]] const char* StrerrorText(const char* text, const char*) {
+  return text;
+}
+[[maybe_unused]] const char* StrerrorText(int rc, const char* buf) {
+  return rc == 0 ? buf : "unknown error";
+}
+
+std::string ErrnoText(int error_number) {
+  char buf[256] = {0};
+  return StrerrorText(strerror_r(error_number, buf, sizeof(buf)), buf);
+}
+
+// The one place where an OS error becomes a Status: NotFound for ENOENT,
+// IOError otherwise, with the message "<context>: <errno text>". context
+// names the file and, where it helps, the operation ("x.log: fdatasync").
+Status PosixError(const std::string& context, int error_number) {
+  if (error_number == ENOENT) {
+    return Status::NotFound(context, ErrnoText(error_number));
+  }
+  return Status::IOError(context, ErrnoText(error_number));
+}
+
+// open(2) with O_CLOEXEC (and O_DIRECT if direct), retried on EINTR.
+Status OpenFile(const std::string& fname, int flags, bool direct, int* fd) {
+  flags |= O_CLOEXEC;
+  if (direct) flags |= O_DIRECT;
+  int result;
+  do {
+    result = ::open(fname.c_str(), flags, 0644);
+  } while (result < 0 && errno == EINTR);
+  if (result < 0) {
+    if (direct && errno == EINVAL) {
+      return Status::NotSupported(
+          fname, "direct I/O not supported by this filesystem");
+    }
+    return PosixError(fname, errno);
+  }
+  *fd = result;
+  return Status::OK();
+}
+
+struct FreeDeleter {
+  void operator()(char* p) const { std::free(p); }
+};
+using AlignedBuffer = std::unique_ptr<char, FreeDeleter>;
+
+// A buffer of size bytes aligned for O_DIRECT, or null if memory ran out.
+AlignedBuffer AllocateAligned(size_t size) {
+  void* p = nullptr;
+  if (posix_memalign(&p, kDirectIOAlignment, size) != 0) return nullptr;
+  return AlignedBuffer(static_cast<char*>(p));
+}
+
+Status OutOfMemory(const std::string& fname, size_t size) {
+  return Status::IOError(fname, "cannot allocate a " + std::to_string(size) +
+                                    "-byte aligned buffer for direct I/O");
+}
+
+// Reads up to n bytes at offset into buf, stopping early only at the end of
+// the file; stores the count in *bytes_read. With direct I/O a read shorter
+// than asked ends at the end of the file (the next offset would be
+// unaligned anyway).
+Status PreadFully(int fd, const std::string& fname, uint64_t offset, size_t n,
+                  char* buf, bool direct, size_t* bytes_read) {
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r =
+        ::pread(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      *bytes_read = done;
+      return PosixError(
+          fname + ": read at offset " + std::to_string(offset + done), errno);
+    }
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+    if (direct && done % kDirectIOAlignment != 0) break;
+  }
+  *bytes_read = done;
+  return Status::OK();
+}
+
+// Serves a read of n bytes at offset on an O_DIRECT fd: reads the enclosing
+// aligned range into *buffer (grown as needed, capacity in *capacity) and
+// copies the wanted part into scratch.
+Status DirectRead(int fd, const std::string& fname, uint64_t offset, size_t n,
+                  AlignedBuffer* buffer, size_t* capacity, Slice* result,
+                  char* scratch) {
+  *result = Slice(scratch, 0);
+  if (n == 0) return Status::OK();
+  const uint64_t aligned_offset = RoundDown(offset, kDirectIOAlignment);
+  const size_t skip = static_cast<size_t>(offset - aligned_offset);
+  const size_t aligned_len = static_cast<size_t>(
+      RoundUp(offset + n, kDirectIOAlignment) - aligned_offset);
+  if (*capacity < aligned_len) {
+    *buffer = AllocateAligned(aligned_len);
+    if (*buffer == nullptr) {
+      *capacity = 0;
+      return OutOfMemory(fname, aligned_len);
+    }
+    *capacity = aligned_len;
+  }
+  size_t got = 0;
+  Status s = PreadFully(fd, fname, aligned_offset, aligned_len, buffer->get(),
+                        /*direct=*/true, &got);
+  if (!s.ok()) return s;
+  if (got <= skip) return Status::OK();  // offset is at or past the end
+  const size_t len = std::min(n, got - skip);
+  std::memcpy(scratch, buffer->get() + skip, len);
+  *result = Slice(scratch, len);
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------- files
+
+class PosixSequentialFile final : public SequentialFile {
+ public:
+  PosixSequentialFile(std::string fname, int fd, bool direct)
+      : fname_(std::move(fname)), fd_(fd), direct_(direct) {}
+  ~PosixSequentialFile() override { ::close(fd_); }
+
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    if (direct_) {
+      Status s = DirectRead(fd_, fname_, offset_, n, &buffer_,
+                            &buffer_capacity_, result, scratch);
+      if (s.ok()) offset_ += result->size();
+      return s;
+    }
+    // read(2) may return less than asked before the end (pipes, signals);
+    // the contract promises that a short result means the end, so loop.
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::read(fd_, scratch + done, n - done);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        *result = Slice(scratch, 0);
+        return PosixError(fname_ + ": read", errno);
+      }
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    *result = Slice(scratch, done);
+    return Status::OK();
+  }
+
+  Status Skip(uint64_t n) override {
+    if (direct_) {
+      offset_ += n;  // reads past the end simply return nothing
+      return Status::OK();
+    }
+    const uint64_t max_off =
+        static_cast<uint64_t>(std::numeric_limits<off_t>::max());
+    if (::lseek(fd_, static_cast<off_t>(std::min(n, max_off)), SEEK_CUR) ==
+        static_cast<off_t>(-1)) {
+      return PosixError(fname_ + ": skip", errno);
+    }
+    return Status::OK();
+  }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+  const bool direct_;
+  // Direct I/O only: the read position and the aligned read buffer.
+  uint64_t offset_ = 0;
+  AlignedBuffer buffer_;
+  size_t buffer_capacity_ = 0;
+};
+
+class PosixRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string fname, int fd, bool direct)
+      : fname_(std::move(fname)), fd_(fd), direct_(direct) {}
+  ~PosixRandomAccessFile() override { ::close(fd_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    if (direct_) {
+      // A buffer per call keeps concurrent reads independent.
+      AlignedBuffer buffer;
+      size_t capacity = 0;
+      return DirectRead(fd_, fname_, offset, n, &buffer, &capacity, result,
+                        scratch);
+    }
+    size_t got = 0;
+    Status s = PreadFully(fd_, fname_, offset, n, scratch, false, &got);
+    *result = Slice(scratch, got);
+    return s;
+  }
+
+  bool use_direct_io() const override { return direct_; }
+
+ private:
+  // All const: pread needs no shared position, so reads may overlap.
+  const std::string fname_;
+  const int fd_;
+  const bool direct_;
+};
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  // initial_size: bytes already in the file (NewAppendableFile).
+  PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
+                    const EnvOptions& options, bool direct,
+                    AlignedBuffer direct_buffer, size_t direct_capacity)
+      : fname_(std::move(fname)),
+        fd_(fd),
+        direct_(direct),
+        max_buffer_(options.writable_file_max_buffer_size),
+        bytes_per_sync_(direct ? 0 : options.bytes_per_sync),
+        preallocation_block_(options.preallocation_block_size),
+        file_size_(initial_size),
+        written_(initial_size),
+        range_synced_(initial_size),
+        preallocated_(initial_size),
+        direct_buffer_(std::move(direct_buffer)),
+        direct_capacity_(direct_capacity) {}
+
+  ~PosixWritableFile() override {
+    if (fd_ >= 0) {
+      // The contract: closing on destruction loses errors.
+      Close().IgnoreError();
+    }
+  }
+
+  Status Append(const Slice& data) override {
+    if (fd_ < 0) return ClosedError();
+    MaybePreallocate(file_size_ + data.size());
+    Status s = direct_ ? AppendDirect(data) : AppendBuffered(data);
+    if (s.ok()) file_size_ += data.size();
+    return s;
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return ClosedError();
+    Status s = direct_ ? WriteDirect(/*pad_tail=*/true) : FlushBuffered();
+    // Direct writes leave zero padding after the last byte, and
+    // preallocation leaves blocks reserved past it; truncating to the true
+    // size removes both (ext4 and XFS free KEEP_SIZE blocks on truncate).
+    if (s.ok() && (direct_ || preallocated_ > file_size_)) {
+      s = Truncate();
+    }
+    if (::close(fd_) != 0 && s.ok()) s = PosixError(fname_ + ": close", errno);
+    fd_ = -1;
+    return s;
+  }
+
+  Status Flush() override {
+    if (fd_ < 0) return ClosedError();
+    return direct_ ? WriteDirect(/*pad_tail=*/false) : FlushBuffered();
+  }
+
+  Status Sync() override { return SyncImpl(/*metadata=*/false); }
+  Status Fsync() override { return SyncImpl(/*metadata=*/true); }
+
+  uint64_t GetFileSize() const override { return file_size_; }
+
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    if (fd_ < 0) return ClosedError();
+    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                    static_cast<off_t>(len)) != 0) {
+      if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::OK();  // hint
+      return PosixError(fname_ + ": fallocate", errno);
+    }
+    preallocated_ = std::max(preallocated_, offset + len);
+    return Status::OK();
+  }
+
+  bool use_direct_io() const override { return direct_; }
+
+ private:
+  Status ClosedError() const {
+    return Status::IOError(fname_, "file is already closed");
+  }
+
+  Status AppendBuffered(const Slice& data) {
+    if (buffer_.size() + data.size() <= max_buffer_) {
+      buffer_.append(data.data(), data.size());
+      return Status::OK();
+    }
+    Status s = FlushBuffered();
+    if (!s.ok()) return s;
+    // An append as large as the whole buffer gains nothing from a copy.
+    if (data.size() >= max_buffer_) return WriteToOS(data.data(), data.size());
+    buffer_.append(data.data(), data.size());
+    return Status::OK();
+  }
+
+  Status FlushBuffered() {
+    if (buffer_.empty()) return Status::OK();
+    Status s = WriteToOS(buffer_.data(), buffer_.size());
+    // Even after an error the bytes are not retried: part of them may have
+    // reached the file, and writing them again would duplicate that part.
+    buffer_.clear();
+    return s;
+  }
+
+  // write(2) at the file position (or the end, for appendable files).
+  Status WriteToOS(const char* data, size_t n) {
+    while (n > 0) {
+      const ssize_t r = ::write(fd_, data, n);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(fname_ + ": write", errno);
+      }
+      data += r;
+      n -= static_cast<size_t>(r);
+      written_ += static_cast<uint64_t>(r);
+    }
+    return MaybeRangeSync();
+  }
+
+  // Starts write-back of everything written since the last range sync once
+  // that reaches bytes_per_sync_, so the final fdatasync has less to do.
+  Status MaybeRangeSync() {
+    if (bytes_per_sync_ == 0 || written_ - range_synced_ < bytes_per_sync_) {
+      return Status::OK();
+    }
+    if (::sync_file_range(fd_, static_cast<off_t>(range_synced_),
+                          static_cast<off_t>(written_ - range_synced_),
+                          SYNC_FILE_RANGE_WRITE) != 0) {
+      if (errno == ENOSYS || errno == EINVAL || errno == ESPIPE ||
+          errno == EOPNOTSUPP) {
+        bytes_per_sync_ = 0;  // not available here: it was only a hint
+        return Status::OK();
+      }
+      return PosixError(fname_ + ": sync_file_range", errno);
+    }
+    range_synced_ = written_;
+    return Status::OK();
+  }
+
+  // Reserves space in preallocation_block_ steps ahead of the data. Only a
+  // hint: on any failure preallocation is switched off for this file.
+  void MaybePreallocate(uint64_t new_size) {
+    if (preallocation_block_ == 0 || new_size <= preallocated_) return;
+    const uint64_t new_end = RoundUp(new_size, preallocation_block_);
+    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(preallocated_),
+                    static_cast<off_t>(new_end - preallocated_)) != 0) {
+      preallocation_block_ = 0;
+      return;
+    }
+    preallocated_ = new_end;
+  }
+
+  Status AppendDirect(const Slice& data) {
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      const size_t n = std::min(left, direct_capacity_ - direct_len_);
+      std::memcpy(direct_buffer_.get() + direct_len_, p, n);
+      direct_len_ += n;
+      p += n;
+      left -= n;
+      if (direct_len_ == direct_capacity_) {
+        Status s = WriteDirect(/*pad_tail=*/false);
+        if (!s.ok()) return s;
+      }
+    }
+    return Status::OK();
+  }
+
+  // Writes the whole blocks of the direct buffer and, if pad_tail, the
+  // partial last block padded with zeros. The partial block stays at the
+  // front of the buffer so the next write rewrites it whole.
+  Status WriteDirect(bool pad_tail) {
+    const size_t whole = RoundDown(direct_len_, kDirectIOAlignment);
+    const size_t tail = direct_len_ - whole;
+    const size_t write_len = (pad_tail && tail > 0)
+                                 ? RoundUp(direct_len_, kDirectIOAlignment)
+                                 : whole;
+    if (write_len == 0) return Status::OK();
+    char* buf = direct_buffer_.get();
+    if (write_len > direct_len_) {
+      std::memset(buf + direct_len_, 0, write_len - direct_len_);
+    }
+    size_t done = 0;
+    while (done < write_len) {
+      const ssize_t r = ::pwrite(fd_, buf + done, write_len - done,
+                                 static_cast<off_t>(direct_offset_ + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(fname_ + ": write at offset " +
+                              std::to_string(direct_offset_ + done),
+                          errno);
+      }
+      done += static_cast<size_t>(r);
+    }
+    if (tail > 0 && whole > 0) std::memmove(buf, buf + whole, tail);
+    direct_offset_ += whole;
+    direct_len_ = tail;
+    return Status::OK();
+  }
+
+  Status Truncate() {
+    if (::ftruncate(fd_, static_cast<off_t>(file_size_)) != 0) {
+      return PosixError(fname_ + ": ftruncate", errno);
+    }
+    return Status::OK();
+  }
+
+  Status SyncImpl(bool metadata) {
+    if (fd_ < 0) return ClosedError();
+    Status s;
+    if (direct_) {
+      const bool padded = direct_len_ % kDirectIOAlignment != 0;
+      s = WriteDirect(/*pad_tail=*/true);
+      // Cut the padding so a crash right after the sync leaves the true
+      // size; the size change is made durable by the sync below.
+      if (s.ok() && padded) s = Truncate();
+    } else {
+      s = FlushBuffered();
+    }
+    if (!s.ok()) return s;
+    if (metadata) {
+      if (::fsync(fd_) != 0) return PosixError(fname_ + ": fsync", errno);
+    } else {
+      if (::fdatasync(fd_) != 0) {
+        return PosixError(fname_ + ": fdatasync", errno);
+      }
+    }
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  int fd_;  // -1 once closed
+  const bool direct_;
+  const size_t max_buffer_;
+  uint64_t bytes_per_sync_;       // set to 0 where unsupported
+  uint64_t preallocation_block_;  // set to 0 where unsupported
+  uint64_t file_size_;            // bytes appended, buffered or not
+
+  // Buffered (non-direct) mode.
+  std::string buffer_;     // appended bytes not yet handed to the OS
+  uint64_t written_;       // bytes handed to the OS
+  uint64_t range_synced_;  // end of the range passed to sync_file_range
+  uint64_t preallocated_;  // end of the space reserved with fallocate
+
+  // Direct mode: direct_buffer_[0, direct_len_) belongs at file offset
+  // direct_offset_, which is always block-aligned.
+  AlignedBuffer direct_buffer_;
+  const size_t direct_capacity_;
+  size_t direct_len_ = 0;
+  uint64_t direct_offset_ = 0;
+};
+
+// ---------------------------------------------------------------- locks
+
+class PosixFileLock final : public FileLock {
+ public:
+  PosixFileLock(int fd, std::string fname)
+      : fd_(fd), fname_(std::move(fname)) {}
+  int fd() const { return fd_; }
+  const std::string& fname() const { return fname_; }
+
+ private:
+  const int fd_;
+  const std::string fname_;
+};
+
+// The paths this process has locked. fcntl locks never conflict within one
+// process, so without this table a second LockFile in the same process
+// would succeed. Paths are compared as spelled: callers must use one
+// spelling per file. Each entry records the pid that took it, so a child
+// after fork() (which does not inherit fcntl locks) ignores its parent's.
+class LockTable {
+ public:
+  // False if this process already holds fname.
+  bool Insert(const std::string& fname) EXCLUDES(mu_) {
+    MutexLock lock(&mu_);
+    const pid_t pid = ::getpid();
+    auto it = locked_.find(fname);
+    if (it != locked_.end() && it->second == pid) return false;
+    locked_[fname] = pid;
+    return true;
+  }
+
+  void Remove(const std::string& fname) EXCLUDES(mu_) {
+    MutexLock lock(&mu_);
+    locked_.erase(fname);
+  }
+
+ private:
+  Mutex mu_;
+  std::map<std::string, pid_t> locked_ GUARDED_BY(mu_);
+};
+
+// ---------------------------------------------------------------- env
+
+class PosixEnv final : public Env {
+ public:
+  PosixEnv() : low_pool_(1, "cascadedb:low"), high_pool_(1, "cascadedb:high") {}
+  // Env::Default() is never destroyed, so neither is this.
+  ~PosixEnv() override = default;
+
+  Status NewSequentialFile(const std::string& fname,
+                           std::unique_ptr<SequentialFile>* result,
+                           const EnvOptions& options) override {
+    result->reset();
+    int fd = -1;
+    Status s = OpenFile(fname, O_RDONLY, options.use_direct_reads, &fd);
+    if (!s.ok()) return s;
+    if (!options.use_direct_reads) {
+      // Readahead helps a front-to-back reader; failure only loses a hint.
+      (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    }
+    *result = std::make_unique<PosixSequentialFile>(fname, fd,
+                                                    options.use_direct_reads);
+    return Status::OK();
+  }
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             std::unique_ptr<RandomAccessFile>* result,
+                             const EnvOptions& options) override {
+    result->reset();
+    int fd = -1;
+    Status s = OpenFile(fname, O_RDONLY, options.use_direct_reads, &fd);
+    if (!s.ok()) return s;
+    *result = std::make_unique<PosixRandomAccessFile>(fname, fd,
+                                                      options.use_direct_reads);
+    return Status::OK();
+  }
+
+  Status NewWritableFile(const std::string& fname,
+                         std::unique_ptr<WritableFile>* result,
+                         const EnvOptions& options) override {
+    return OpenWritable(fname, O_WRONLY | O_CREAT | O_TRUNC, options,
+                        options.use_direct_writes, result);
+  }
+
+  Status NewAppendableFile(const std::string& fname,
+                           std::unique_ptr<WritableFile>* result,
+                           const EnvOptions& options) override {
+    return OpenWritable(fname, O_WRONLY | O_CREAT | O_APPEND, options,
+                        /*direct=*/false, result);
+  }
+
+  Status FileExists(const std::string& fname) override {
+    if (::access(fname.c_str(), F_OK) == 0) return Status::OK();
+    const int err = errno;
+    if (err == ENOTDIR) return Status::NotFound(fname, ErrnoText(err));
+    return PosixError(fname, err);
+  }
+
+  Status GetChildren(const std::string& dir,
+                     std::vector<std::string>* result) override {
+    result->clear();
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return PosixError(dir, errno);
+    while (true) {
+      errno = 0;
+      struct dirent* entry = ::readdir(d);
+      if (entry == nullptr) {
+        const int err = errno;
+        ::closedir(d);
+        if (err != 0) return PosixError(dir + ": readdir", err);
+        return Status::OK();
+      }
+      if (std::strcmp(entry->d_name, ".") == 0 ||
+          std::strcmp(entry->d_name, "..") == 0) {
+        continue;
+      }
+      result->emplace_back(entry->d_name);
+    }
+  }
+
+  Status RemoveFile(const std::string& fname) override {
+    if (::unlink(fname.c_str()) != 0) return PosixError(fname, errno);
+    return Status::OK();
+  }
+
+  Status CreateDirIfMissing(const std::string& dir) override {
+    if (::mkdir(dir.c_str(), 0755) == 0) return Status::OK();
+    const int err = errno;
+    if (err != EEXIST) return PosixError(dir, err);
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return PosixError(dir, errno);
+    if (!S_ISDIR(st.st_mode)) {
+      return Status::IOError(dir, "exists but is not a directory");
+    }
+    return Status::OK();
+  }
+
+  Status RemoveDir(const std::string& dir) override {
+    if (::rmdir(dir.c_str()) != 0) return PosixError(dir, errno);
+    return Status::OK();
+  }
+
+  Status GetFileSize(const std::string& fname, uint64_t* size) override {
+    struct stat st;
+    if (::stat(fname.c_str(), &st) != 0) {
+      *size = 0;
+      return PosixError(fname, errno);
+    }
+    *size = static_cast<uint64_t>(st.st_size);
+    return Status::OK();
+  }
+
+  Status RenameFile(const std::string& src,
+                    const std::string& target) override {
+    if (::rename(src.c_str(), target.c_str()) != 0) {
+      return PosixError(src + ": rename to " + target, errno);
+    }
+    return Status::OK();
+  }
+
+  Status SyncDir(const std::string& dir) override {
+    int fd = -1;
+    Status s = OpenFile(dir, O_RDONLY | O_DIRECTORY, false, &fd);
+    if (!s.ok()) return s;
+    // Some filesystems cannot fsync a directory (EINVAL); their directory
+    // updates are as durable as they will ever be.
+    if (::fsync(fd) != 0 && errno != EINVAL)
+      s = PosixError(dir + ": fsync", errno);
+    ::close(fd);
+    return s;
+  }
+
+  Status LockFile(const std::string& fname,
+                  std::unique_ptr<FileLock>* lock) override {
+    lock->reset();
+    // Checked before opening: closing any fd of a file drops this process's
+    // fcntl lock on it, so we must not even open a file we hold.
+    if (!locks_.Insert(fname)) {
+      return Status::Busy("lock " + fname, "already held by this process");
+    }
+    int fd = -1;
+    Status s = OpenFile(fname, O_RDWR | O_CREAT, false, &fd);
+    if (!s.ok()) {
+      locks_.Remove(fname);
+      return s;
+    }
+    struct flock f;
+    std::memset(&f, 0, sizeof(f));
+    f.l_type = F_WRLCK;
+    f.l_whence = SEEK_SET;
+    if (::fcntl(fd, F_SETLK, &f) == 0) {
+      *lock = std::make_unique<PosixFileLock>(fd, fname);
+      return Status::OK();
+    }
+    const int err = errno;
+    if (err == EACCES || err == EAGAIN) {
+      struct flock holder;
+      std::memset(&holder, 0, sizeof(holder));
+      holder.l_type = F_WRLCK;
+      holder.l_whence = SEEK_SET;
+      if (::fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK &&
+          holder.l_pid > 0) {
+        s = Status::Busy("lock " + fname, "already held by process " +
+                                              std::to_string(holder.l_pid));
+      } else {
+        s = Status::Busy("lock " + fname, "already held by another process");
+      }
+    } else {
+      s = PosixError("lock " + fname, err);
+    }
+    ::close(fd);
+    locks_.Remove(fname);
+    return s;
+  }
+
+  Status UnlockFile(std::unique_ptr<FileLock> lock) override {
+    if (lock == nullptr)
+      return Status::InvalidArgument("unlock: no lock given");
+    // Every FileLock handed out by this Env is a PosixFileLock.
+    auto* posix_lock = static_cast<PosixFileLock*>(lock.get());
+    Status s;
+    struct flock f;
+    std::memset(&f, 0, sizeof(f));
+    f.l_type = F_UNLCK;
+    f.l_whence = SEEK_SET;
+    if (::fcntl(posix_lock->fd(), F_SETLK, &f) != 0) {
+      s = PosixError("unlock " + posix_lock->fname(), errno);
+    }
+    if (::close(posix_lock->fd()) != 0 && s.ok()) {
+      s = PosixError("unlock " + posix_lock->fname() + ": close", errno);
+    }
+    locks_.Remove(posix_lock->fname());
+    return s;
+  }
+
+  void Schedule(void (*function)(void* arg), void* arg, Priority pri) override {
+    Pool(pri)->Schedule(function, arg);
+  }
+
+  void SetBackgroundThreads(int number, Priority pri) override {
+    Pool(pri)->SetBackgroundThreads(number);
+  }
+
+  int GetBackgroundThreads(Priority pri) override {
+    return Pool(pri)->GetBackgroundThreads();
+  }
+
+  unsigned int GetThreadPoolQueueLen(Priority pri) const override {
+    return Pool(pri)->QueueLen();
+  }
+
+  void WaitForBackgroundJobs() override {
+    low_pool_.WaitForJobs();
+    high_pool_.WaitForJobs();
+  }
+
+  void StartThread(void (*function)(void* arg), void* arg) override {
+    std::thread(function, arg).detach();
+  }
+
+  Status NewLogger(const std::string& fname,
+                   std::shared_ptr<Logger>* result) override {
+    result->reset();
+    int fd = -1;
+    Status s = OpenFile(fname, O_WRONLY | O_CREAT | O_APPEND, false, &fd);
+    if (!s.ok()) return s;
+    std::FILE* fp = ::fdopen(fd, "a");
+    if (fp == nullptr) {
+      s = PosixError(fname + ": fdopen", errno);
+      ::close(fd);
+      return s;
+    }
+    *result = std::make_shared<PosixLogger>(fp);
+    return Status::OK();
+  }
+
+  Status GetTestDirectory(std::string* path) override {
+    const char* env = std::getenv("TEST_TMPDIR");
+    if (env != nullptr && env[0] != '\0') {
+      *path = env;
+    } else {
+      *path = "/tmp/cascadedbtest-" + std::to_string(::geteuid());
+    }
+    return CreateDirIfMissing(*path);
+  }
+
+  uint64_t NowMicros() override {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+  }
+
+  uint64_t NowNanos() override {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+  }
+
+  uint64_t NowWallSeconds() override {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::seconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+            .count());
+  }
+
+  void SleepForMicroseconds(int micros) override {
+    if (micros > 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(micros));
+    }
+  }
+
+ private:
+  ThreadPool* Pool(Priority pri) {
+    return pri == Priority::kHigh ? &high_pool_ : &low_pool_;
+  }
+  const ThreadPool* Pool(Priority pri) const {
+    return pri == Priority::kHigh ? &high_pool_ : &low_pool_;
+  }
+
+  Status OpenWritable(const std::string& fname, int flags,
+                      const EnvOptions& options, bool direct,
+                      std::unique_ptr<WritableFile>* result) {
+    result->reset();
+    AlignedBuffer direct_buffer;
+    size_t direct_capacity = 0;
+    if (direct) {
+      // The buffer holds at least one block, whatever the buffer option.
+      direct_capacity = static_cast<size_t>(std::max<uint64_t>(
+          kDirectIOAlignment,
+          RoundUp(options.writable_file_max_buffer_size, kDirectIOAlignment)));
+      direct_buffer = AllocateAligned(direct_capacity);
+      if (direct_buffer == nullptr) return OutOfMemory(fname, direct_capacity);
+    }
+    int fd = -1;
+    Status s = OpenFile(fname, flags, direct, &fd);
+    if (!s.ok()) return s;
+    uint64_t initial_size = 0;
+    if (flags & O_APPEND) {
+      struct stat st;
+      if (::fstat(fd, &st) != 0) {
+        s = PosixError(fname + ": fstat", errno);
+        ::close(fd);
+        return s;
+      }
+      initial_size = static_cast<uint64_t>(st.st_size);
+    }
+    *result = std::make_unique<PosixWritableFile>(
+        fname, fd, initial_size, options, direct, std::move(direct_buffer),
+        direct_capacity);
+    return Status::OK();
+  }
+
+  LockTable locks_;
+  ThreadPool low_pool_;
+  ThreadPool high_pool_;
+};
+
+}  // namespace
+
+Env* Env::Default() {
+  // Deliberately leaked: background threads and detached threads may still
+  // use it while static destructors run at exit.
+  static Env* const default_env = new PosixEnv();
+  return default_env;
+}
+
+}  // namespace cascadedb

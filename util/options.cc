@@ -1,0 +1,140 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "cascadedb/options.h"
+
+#include <string>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/env.h"
+
+namespace cascadedb {
+
+Options::Options() : comparator(BytewiseComparator()), env(Env::Default()) {}
+
+const char* CompressionTypeName(CompressionType type) {
+  switch (type) {
+    case kNoCompression:
+      return "NoCompression";
+    case kSnappyCompression:
+      return "Snappy";
+    case kLZ4Compression:
+      return "LZ4";
+    case kZSTD:
+      return "ZSTD";
+  }
+  return "Unknown";
+}
+
+namespace {
+
+// Collects every problem so the user fixes them all in one round.
+class Problems {
+ public:
+  // Adds "name=value <what>" when bad is true.
+  template <typename T>
+  void Check(bool bad, const char* name, T value, const std::string& what) {
+    if (!bad) return;
+    if (!text_.empty()) text_.append("; ");
+    text_.append(name).append("=").append(ToText(value)).append(" ");
+    text_.append(what);
+  }
+
+  Status ToStatus() const {
+    return text_.empty() ? Status::OK()
+                         : Status::InvalidArgument("invalid options", text_);
+  }
+
+ private:
+  static std::string ToText(const void* p) { return p ? "set" : "null"; }
+  static std::string ToText(double v) {
+    std::string s = std::to_string(v);
+    s.erase(s.find_last_not_of('0') + 1);
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+  template <typename T>
+  static std::string ToText(T v) {
+    return std::to_string(v);
+  }
+
+  std::string text_;
+};
+
+}  // namespace
+
+Status ValidateOptions(const Options& o) {
+  constexpr uint64_t kKiB = 1024;
+  constexpr uint64_t kMiB = kKiB * 1024;
+  constexpr uint64_t kGiB = kMiB * 1024;
+  Problems p;
+  p.Check(o.comparator == nullptr, "comparator",
+          static_cast<const void*>(o.comparator), "must be set");
+  p.Check(o.env == nullptr, "env", static_cast<const void*>(o.env),
+          "must be set");
+
+  p.Check(o.write_buffer_size < 4 * kKiB || o.write_buffer_size > 64 * kGiB,
+          "write_buffer_size", o.write_buffer_size,
+          "is outside [4096, 68719476736]");
+  p.Check(o.max_write_buffer_number < 2 || o.max_write_buffer_number > 64,
+          "max_write_buffer_number", o.max_write_buffer_number,
+          "is outside [2, 64]");
+
+  p.Check(o.num_levels < 2 || o.num_levels > 20, "num_levels", o.num_levels,
+          "is outside [2, 20]");
+  p.Check(o.level0_file_num_compaction_trigger < 1,
+          "level0_file_num_compaction_trigger",
+          o.level0_file_num_compaction_trigger, "must be at least 1");
+  p.Check(o.max_bytes_for_level_base == 0, "max_bytes_for_level_base",
+          o.max_bytes_for_level_base, "must be positive");
+  p.Check(!(o.max_bytes_for_level_multiplier > 1),
+          "max_bytes_for_level_multiplier", o.max_bytes_for_level_multiplier,
+          "must be greater than 1");
+  p.Check(o.target_file_size_base < kKiB, "target_file_size_base",
+          o.target_file_size_base, "must be at least 1024");
+  p.Check(o.target_file_size_multiplier < 1, "target_file_size_multiplier",
+          o.target_file_size_multiplier, "must be at least 1");
+  p.Check(o.max_background_flushes < 1 || o.max_background_flushes > 64,
+          "max_background_flushes", o.max_background_flushes,
+          "is outside [1, 64]");
+  p.Check(o.max_background_compactions < 1 || o.max_background_compactions > 64,
+          "max_background_compactions", o.max_background_compactions,
+          "is outside [1, 64]");
+
+  p.Check(o.level0_slowdown_writes_trigger <
+              o.level0_file_num_compaction_trigger,
+          "level0_slowdown_writes_trigger", o.level0_slowdown_writes_trigger,
+          "is below level0_file_num_compaction_trigger=" +
+              std::to_string(o.level0_file_num_compaction_trigger));
+  p.Check(o.level0_stop_writes_trigger < o.level0_slowdown_writes_trigger,
+          "level0_stop_writes_trigger", o.level0_stop_writes_trigger,
+          "is below level0_slowdown_writes_trigger=" +
+              std::to_string(o.level0_slowdown_writes_trigger));
+  p.Check(o.soft_pending_compaction_bytes_limit != 0 &&
+              o.hard_pending_compaction_bytes_limit != 0 &&
+              o.soft_pending_compaction_bytes_limit >
+                  o.hard_pending_compaction_bytes_limit,
+          "soft_pending_compaction_bytes_limit",
+          o.soft_pending_compaction_bytes_limit,
+          "is above hard_pending_compaction_bytes_limit=" +
+              std::to_string(o.hard_pending_compaction_bytes_limit));
+  p.Check(o.delayed_write_rate == 0, "delayed_write_rate",
+          o.delayed_write_rate, "must be positive");
+
+  p.Check(o.block_size < 256 || o.block_size > 256 * kMiB, "block_size",
+          o.block_size, "is outside [256, 268435456]");
+  p.Check(o.block_restart_interval < 1, "block_restart_interval",
+          o.block_restart_interval, "must be at least 1");
+  p.Check(std::string(CompressionTypeName(o.compression)) == "Unknown",
+          "compression", static_cast<int>(o.compression),
+          "is not a known compression type (0 none, 1 snappy, 4 lz4, 7 zstd)");
+  p.Check(!(o.bloom_bits_per_key >= 0 && o.bloom_bits_per_key <= 100),
+          "bloom_bits_per_key", o.bloom_bits_per_key, "is outside [0, 100]");
+
+  p.Check(o.writable_file_max_buffer_size > kGiB,
+          "writable_file_max_buffer_size", o.writable_file_max_buffer_size,
+          "is above 1073741824");
+  return p.ToStatus();
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,129 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "util/thread_pool.h"
+
+#include <pthread.h>
+
+#include <utility>
+
+namespace cascadedb {
+
+ThreadPool::ThreadPool(int num_threads, std::string name)
+    : name_(std::move(name)),
+      work_cv_(&mu_),
+      idle_cv_(&mu_),
+      target_threads_(num_threads < 0 ? 0 : num_threads) {
+  MutexLock lock(&mu_);
+  StartThreadsLocked();
+}
+
+ThreadPool::~ThreadPool() {
+  std::vector<std::thread> threads;
+  {
+    MutexLock lock(&mu_);
+    shutting_down_ = true;
+    if (live_threads_ == 0 && !queue_.empty()) {
+      // Queued jobs must still run; shutting_down_ does not stop this start.
+      target_threads_ = 1;
+      const uint64_t id = next_thread_id_++;
+      threads_.emplace(id, std::thread(&ThreadPool::WorkerLoop, this, id));
+      live_threads_++;
+    }
+    work_cv_.SignalAll();
+    for (auto& entry : threads_) threads.push_back(std::move(entry.second));
+    threads_.clear();
+  }
+  // Workers drain the queue before leaving, so after the joins it is empty.
+  for (std::thread& t : threads) t.join();
+}
+
+void ThreadPool::Schedule(void (*function)(void* arg), void* arg) {
+  MutexLock lock(&mu_);
+  queue_.push_back(Job{function, arg});
+  work_cv_.Signal();
+}
+
+void ThreadPool::SetBackgroundThreads(int num_threads) {
+  std::vector<std::thread> exited;
+  {
+    MutexLock lock(&mu_);
+    target_threads_ = num_threads < 0 ? 0 : num_threads;
+    if (!shutting_down_) StartThreadsLocked();
+    // Idle surplus workers must wake up to notice that they should exit.
+    work_cv_.SignalAll();
+    exited = TakeExitedThreadsLocked();
+  }
+  // An exited worker has released mu_ for the last time, so joining it
+  // outside the lock cannot deadlock.
+  for (std::thread& t : exited) t.join();
+}
+
+int ThreadPool::GetBackgroundThreads() const {
+  MutexLock lock(&mu_);
+  return target_threads_;
+}
+
+unsigned int ThreadPool::QueueLen() const {
+  MutexLock lock(&mu_);
+  return static_cast<unsigned int>(queue_.size());
+}
+
+void ThreadPool::WaitForJobs() {
+  MutexLock lock(&mu_);
+  while (!queue_.empty() || running_jobs_ > 0) idle_cv_.Wait();
+}
+
+void ThreadPool::StartThreadsLocked() {
+  mu_.AssertHeld();
+  while (live_threads_ < target_threads_) {
+    const uint64_t id = next_thread_id_++;
+    // The new worker blocks on mu_ until we release it, so it is in
+    // threads_ before it can exit and report its id.
+    threads_.emplace(id, std::thread(&ThreadPool::WorkerLoop, this, id));
+    live_threads_++;
+  }
+}
+
+std::vector<std::thread> ThreadPool::TakeExitedThreadsLocked() {
+  mu_.AssertHeld();
+  std::vector<std::thread> result;
+  for (uint64_t id : exited_ids_) {
+    auto it = threads_.find(id);
+    if (it == threads_.end()) continue;  // taken by the destructor
+    result.push_back(std::move(it->second));
+    threads_.erase(it);
+  }
+  exited_ids_.clear();
+  return result;
+}
+
+void ThreadPool::WorkerLoop(uint64_t id) {
+  // Linux limits thread names to 15 characters plus the terminator.
+  pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
+
+  mu_.Lock();
+  while (true) {
+    while (queue_.empty() && !shutting_down_ &&
+           live_threads_ <= target_threads_) {
+      work_cv_.Wait();
+    }
+    if (!shutting_down_ && live_threads_ > target_threads_) break;  // surplus
+    if (queue_.empty()) break;  // shutting down, and nothing left to run
+    const Job job = queue_.front();
+    queue_.pop_front();
+    running_jobs_++;
+    mu_.Unlock();
+    job.function(job.arg);
+    mu_.Lock();
+    running_jobs_--;
+    if (queue_.empty() && running_jobs_ == 0) idle_cv_.SignalAll();
+  }
+  live_threads_--;
+  exited_ids_.push_back(id);
+  // A Schedule may have signalled this worker just before it chose to exit;
+  // pass the wake-up on so the job is not left waiting.
+  if (!queue_.empty()) work_cv_.Signal();
+  mu_.Unlock();
+}
+
+}  // namespace cascadedb

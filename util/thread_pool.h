@@ -1,0 +1,103 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// ThreadPool: a fixed-but-resizable set of worker threads running queued
+// jobs in FIFO order. The POSIX Env keeps one pool per Env::Priority (HIGH
+// for flushes, LOW for compactions), so a flush never waits behind a
+// compaction.
+//
+// Thread safety: thread-safe. Jobs may call Schedule, SetBackgroundThreads,
+// GetBackgroundThreads and QueueLen on their own pool; they must not call
+// WaitForJobs on it or destroy it (both would wait for themselves).
+
+#ifndef CASCADEDB_UTIL_THREAD_POOL_H_
+#define CASCADEDB_UTIL_THREAD_POOL_H_
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
+
+namespace cascadedb {
+
+class ThreadPool {
+ public:
+  // Starts num_threads workers at once (negative counts as 0). name (at most
+  // 15 characters are kept) labels the threads for debuggers and top.
+  explicit ThreadPool(int num_threads, std::string name = "cascadedb");
+
+  // Runs every job still queued, then joins all workers. With zero threads
+  // configured, one worker is started to drain the queue.
+  // REQUIRES: not called from one of this pool's jobs.
+  ~ThreadPool();
+
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // Queues function(arg) to run once on a worker. Returns at once. Jobs run
+  // in the order they were scheduled (several may run at the same time).
+  void Schedule(void (*function)(void* arg), void* arg) EXCLUDES(mu_);
+
+  // Sets the number of workers (negative counts as 0). Growing starts the
+  // new threads at once; shrinking lets surplus threads exit after their
+  // current job. With 0 threads, queued jobs wait until the pool grows.
+  void SetBackgroundThreads(int num_threads) EXCLUDES(mu_);
+
+  // The configured number of workers (threads told to exit may still be
+  // finishing their last job).
+  int GetBackgroundThreads() const EXCLUDES(mu_);
+
+  // Jobs queued and not yet started.
+  unsigned int QueueLen() const EXCLUDES(mu_);
+
+  // Blocks until the queue is empty and no job is running. Jobs scheduled
+  // while waiting are waited for too.
+  // REQUIRES: not called from one of this pool's jobs; the pool has at least
+  // one thread if jobs are queued (otherwise it waits until one is added).
+  void WaitForJobs() EXCLUDES(mu_);
+
+ private:
+  struct Job {
+    void (*function)(void*);
+    void* arg;
+  };
+
+  // The body of every worker; id is its key in threads_.
+  void WorkerLoop(uint64_t id) EXCLUDES(mu_);
+
+  // Starts workers until live_threads_ reaches target_threads_.
+  void StartThreadsLocked() REQUIRES(mu_);
+
+  // Takes the std::thread objects of workers that have exited, so the caller
+  // can join them after releasing mu_.
+  std::vector<std::thread> TakeExitedThreadsLocked() REQUIRES(mu_);
+
+  // ---- const after construction
+  const std::string name_;
+
+  // ---- guarded by mu_
+  mutable Mutex mu_;
+  // Predicate: a job is queued, or this worker is surplus, or shutting down.
+  CondVar work_cv_;
+  // Predicate: queue_ is empty and running_jobs_ == 0.
+  CondVar idle_cv_;
+  std::deque<Job> queue_ GUARDED_BY(mu_);
+  int target_threads_ GUARDED_BY(mu_);
+  // Workers started and not yet exited (may exceed target_threads_ briefly
+  // after a shrink, until surplus workers finish their jobs).
+  int live_threads_ GUARDED_BY(mu_) = 0;
+  int running_jobs_ GUARDED_BY(mu_) = 0;
+  bool shutting_down_ GUARDED_BY(mu_) = false;
+  uint64_t next_thread_id_ GUARDED_BY(mu_) = 0;
+  std::unordered_map<uint64_t, std::thread> threads_ GUARDED_BY(mu_);
+  // Ids of workers that have left WorkerLoop's loop and await joining.
+  std::vector<uint64_t> exited_ids_ GUARDED_BY(mu_);
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_UTIL_THREAD_POOL_H_
