@@ -1,0 +1,281 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "table/block.h"
+
+#include <cassert>
+#include <cstdint>
+#include <string>
+
+#include "util/coding.h"
+
+namespace cascadedb {
+
+Block::Block(const BlockContents& contents)
+    : data_(contents.data.data()),
+      size_(contents.data.size()),
+      restart_offset_(0),
+      num_restarts_(0),
+      owned_(contents.heap_allocated) {
+  // Layout (docs/format/sst.md, "Restart array"): entries, then
+  // num_restarts fixed32 offsets, then fixed32 num_restarts. A block that
+  // cannot hold its own restart array is malformed (num_restarts_ = 0).
+  if (size_ < sizeof(uint32_t) || size_ > UINT32_MAX) return;
+  const uint32_t n = DecodeFixed32(data_ + size_ - sizeof(uint32_t));
+  const size_t max_restarts = (size_ - sizeof(uint32_t)) / sizeof(uint32_t);
+  if (n == 0 || n > max_restarts) return;
+  num_restarts_ = n;
+  restart_offset_ = static_cast<uint32_t>(size_ - (1 + n) * sizeof(uint32_t));
+}
+
+Block::~Block() {
+  if (owned_) delete[] data_;
+}
+
+namespace {
+
+// Decodes the three varint32 lengths of the entry at p (limit = end of the
+// entries area). Returns the start of the key delta, or nullptr if the
+// header is malformed or the delta and value overrun limit.
+const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
+                        uint32_t* non_shared, uint32_t* value_length) {
+  if (limit - p < 3) return nullptr;
+  *shared = static_cast<unsigned char>(p[0]);
+  *non_shared = static_cast<unsigned char>(p[1]);
+  *value_length = static_cast<unsigned char>(p[2]);
+  if ((*shared | *non_shared | *value_length) < 128) {
+    p += 3;  // fast path: all three lengths fit in one byte each
+  } else {
+    if ((p = GetVarint32Ptr(p, limit, shared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, non_shared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, value_length)) == nullptr) {
+      return nullptr;
+    }
+  }
+  const uint64_t rest = static_cast<uint64_t>(limit - p);
+  if (static_cast<uint64_t>(*non_shared) + *value_length > rest) {
+    return nullptr;
+  }
+  return p;
+}
+
+}  // namespace
+
+// Position invariant: current_ is the offset of the current entry, or
+// restarts_ when the iterator is not valid; next_ is the offset just past
+// the current entry; restart_index_ is the last restart point at or before
+// current_; key_ holds the current key, rebuilt from the restart point.
+class Block::Iter : public Iterator {
+ public:
+  Iter(const Comparator* comparator, const char* data, uint32_t restarts,
+       uint32_t num_restarts)
+      : comparator_(comparator),
+        data_(data),
+        restarts_(restarts),
+        num_restarts_(num_restarts),
+        current_(restarts),
+        next_(restarts),
+        restart_index_(num_restarts - 1) {}
+
+  bool Valid() const override { return current_ < restarts_; }
+  Status status() const override { return status_; }
+  Slice key() const override {
+    assert(Valid());
+    return Slice(key_);
+  }
+  Slice value() const override {
+    assert(Valid());
+    return value_;
+  }
+
+  void Next() override {
+    assert(Valid());
+    ParseNextEntry();
+  }
+
+  void Prev() override {
+    assert(Valid());
+    const uint32_t original = current_;
+    // Back up to the last restart point strictly before the current entry.
+    uint32_t point = 0;
+    for (;;) {
+      if (!RestartPoint(restart_index_, &point)) return;
+      if (point < original) break;
+      if (restart_index_ == 0) {  // the current entry is the first one
+        Invalidate();
+        return;
+      }
+      --restart_index_;
+    }
+    SeekToRestartPoint(restart_index_, point);
+    // Scan forward to the entry that ends where the original one starts.
+    do {
+      if (!ParseNextEntry()) return;
+    } while (next_ < original);
+    if (next_ != original) CorruptionError();  // restarts point mid-entry
+  }
+
+  void SeekToFirst() override {
+    uint32_t point = 0;
+    if (!RestartPoint(0, &point)) return;
+    SeekToRestartPoint(0, point);
+    ParseNextEntry();
+  }
+
+  void SeekToLast() override {
+    uint32_t point = 0;
+    if (!RestartPoint(num_restarts_ - 1, &point)) return;
+    SeekToRestartPoint(num_restarts_ - 1, point);
+    while (ParseNextEntry() && next_ < restarts_) {
+    }
+  }
+
+  void Seek(const Slice& target) override {
+    uint32_t index = 0;
+    uint32_t point = 0;
+    if (!FindRestartBefore(target, &index, &point)) return;
+    SeekToRestartPoint(index, point);
+    // Scan to the first entry >= target; at most one restart interval.
+    while (ParseNextEntry()) {
+      if (comparator_->Compare(Slice(key_), target) >= 0) return;
+    }
+  }
+
+  void SeekForPrev(const Slice& target) override {
+    Seek(target);
+    if (!status_.ok()) return;
+    if (!Valid()) {
+      SeekToLast();  // every key is < target
+    } else if (comparator_->Compare(Slice(key_), target) > 0) {
+      Prev();  // the entry before the first key > target is <= target
+    }
+  }
+
+ private:
+  // Reads restart offset i into *point; a point past the entries area is
+  // corruption.
+  bool RestartPoint(uint32_t i, uint32_t* point) {
+    assert(i < num_restarts_);
+    *point = DecodeFixed32(data_ + restarts_ + i * sizeof(uint32_t));
+    if (*point > restarts_) {
+      CorruptionError();
+      return false;
+    }
+    return true;
+  }
+
+  void SeekToRestartPoint(uint32_t index, uint32_t point) {
+    key_.clear();
+    restart_index_ = index;
+    next_ = point;
+    current_ = restarts_;
+  }
+
+  // Binary-searches the restart array for the last restart point whose key
+  // is < target (or restart 0 if none is), storing its index and offset.
+  // Returns false (with the iterator invalid) on corruption or an empty
+  // block.
+  bool FindRestartBefore(const Slice& target, uint32_t* index,
+                         uint32_t* point) {
+    uint32_t left = 0;
+    uint32_t right = num_restarts_ - 1;
+    while (left < right) {
+      const uint32_t mid = left + (right - left + 1) / 2;
+      uint32_t mid_point = 0;
+      Slice mid_key;
+      if (!RestartPoint(mid, &mid_point)) return false;
+      if (!RestartKey(mid_point, &mid_key)) return false;
+      if (comparator_->Compare(mid_key, target) < 0) {
+        left = mid;  // everything before mid is < target too
+      } else {
+        right = mid - 1;
+      }
+    }
+    *index = left;
+    if (!RestartPoint(left, point)) return false;
+    if (*point == restarts_) {  // an empty block (or a bogus restart)
+      Invalidate();
+      return false;
+    }
+    return true;
+  }
+
+  // The full key stored at restart offset point, borrowed from the block.
+  bool RestartKey(uint32_t point, Slice* key) {
+    uint32_t shared, non_shared, value_length;
+    const char* p = DecodeEntry(data_ + point, data_ + restarts_, &shared,
+                                &non_shared, &value_length);
+    if (p == nullptr || shared != 0) {
+      CorruptionError();
+      return false;
+    }
+    *key = Slice(p, non_shared);
+    return true;
+  }
+
+  // Moves to the entry at next_. Returns false if there is none (the
+  // iterator becomes invalid) or it is malformed (status_ = Corruption).
+  bool ParseNextEntry() {
+    current_ = next_;
+    if (current_ >= restarts_) {
+      Invalidate();
+      return false;
+    }
+    uint32_t shared, non_shared, value_length;
+    const char* p = DecodeEntry(data_ + current_, data_ + restarts_, &shared,
+                                &non_shared, &value_length);
+    if (p == nullptr || shared > key_.size()) {
+      CorruptionError();
+      return false;
+    }
+    // Advance restart_index_ to the last restart point at or before us.
+    uint32_t point = 0;
+    while (restart_index_ + 1 < num_restarts_) {
+      if (!RestartPoint(restart_index_ + 1, &point)) return false;
+      if (point > current_) break;
+      ++restart_index_;
+    }
+    if (!RestartPoint(restart_index_, &point)) return false;
+    if (point == current_ && shared != 0) {  // a restart must be a full key
+      CorruptionError();
+      return false;
+    }
+    key_.resize(shared);
+    key_.append(p, non_shared);
+    value_ = Slice(p + non_shared, value_length);
+    next_ = static_cast<uint32_t>((p + non_shared + value_length) - data_);
+    return true;
+  }
+
+  void Invalidate() {
+    current_ = restarts_;
+    next_ = restarts_;
+    restart_index_ = num_restarts_ - 1;
+    key_.clear();
+    value_ = Slice();
+  }
+
+  void CorruptionError() {
+    Invalidate();
+    status_ = Status::Corruption("bad entry in block");
+  }
+
+  const Comparator* const comparator_;
+  const char* const data_;       // the block
+  const uint32_t restarts_;      // offset of the restart array
+  const uint32_t num_restarts_;  // >= 1
+  uint32_t current_;
+  uint32_t next_;
+  uint32_t restart_index_;
+  std::string key_;
+  Slice value_;
+  Status status_;
+};
+
+Iterator* Block::NewIterator(const Comparator* comparator) const {
+  if (num_restarts_ == 0) {
+    return NewErrorIterator(Status::Corruption("bad block contents"));
+  }
+  return new Iter(comparator, data_, restart_offset_, num_restarts_);
+}
+
+}  // namespace cascadedb

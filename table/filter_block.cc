@@ -1,0 +1,51 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "table/filter_block.h"
+
+#include <cassert>
+
+namespace cascadedb {
+
+const char kFilterBlockPrefix[] = "filter.";
+
+FilterBlockBuilder::FilterBlockBuilder(const FilterPolicy* policy)
+    : policy_(policy) {
+  assert(policy_ != nullptr);
+}
+
+void FilterBlockBuilder::AddKey(const Slice& user_key) {
+  // Internal keys of one user key arrive together (newest first), so
+  // skipping consecutive duplicates drops almost all of them cheaply.
+  if (!starts_.empty()) {
+    const size_t last = starts_.back();
+    if (Slice(keys_.data() + last, keys_.size() - last) == user_key) return;
+  }
+  starts_.push_back(keys_.size());
+  ++num_keys_;
+  keys_.append(user_key.data(), user_key.size());
+}
+
+Slice FilterBlockBuilder::Finish() {
+  std::vector<Slice> keys;
+  keys.reserve(starts_.size());
+  for (size_t i = 0; i < starts_.size(); ++i) {
+    const size_t end = i + 1 < starts_.size() ? starts_[i + 1] : keys_.size();
+    keys.emplace_back(keys_.data() + starts_[i], end - starts_[i]);
+  }
+  result_.clear();
+  policy_->CreateFilter(keys.data(), static_cast<int>(keys.size()), &result_);
+  std::string().swap(keys_);
+  std::vector<size_t>().swap(starts_);
+  return Slice(result_);
+}
+
+FilterBlockReader::FilterBlockReader(const FilterPolicy* policy,
+                                     const Slice& contents)
+    : policy_(policy), contents_(contents) {}
+
+bool FilterBlockReader::KeyMayMatch(const Slice& user_key) const {
+  if (policy_ == nullptr || contents_.empty()) return true;
+  return policy_->KeyMayMatch(user_key, contents_);
+}
+
+}  // namespace cascadedb

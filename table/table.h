@@ -1,0 +1,180 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Table: the reader of one SST written by TableBuilder. Open() reads and
+// checks the footer, metaindex, properties, index and filter blocks; after
+// that, point lookups (InternalGet) consult the filter (over user keys)
+// before touching a data block, and iterators walk index -> data blocks
+// with a two-level iterator. Data blocks are read through the block cache
+// when one is configured, keyed by a per-table id from Cache::NewId() and
+// the block offset. The index and filter blocks are either held by the Table
+// or, with TableOptions::cache_index_and_filter_blocks, kept in the block
+// cache like data blocks.
+//
+// Every error names the file: "000123.sst: block checksum mismatch at
+// offset 4096". Corrupt bytes yield Corruption (with
+// ReadOptions::verify_checksums, every block is checked), never a crash.
+//
+// Thread safety: thread-safe. After Open, any number of threads may read
+// concurrently; each iterator is used by one thread at a time.
+
+#ifndef CASCADEDB_TABLE_TABLE_H_
+#define CASCADEDB_TABLE_TABLE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cascadedb/cache.h"
+#include "cascadedb/env.h"
+#include "cascadedb/iterator.h"
+#include "cascadedb/options.h"
+#include "cascadedb/slice.h"
+#include "cascadedb/status.h"
+#include "table/format.h"
+#include "table/properties.h"
+#include "table/table_options.h"
+
+namespace cascadedb {
+
+class Block;
+class FilterBlockReader;
+
+class Table {
+ public:
+  // Opens the table stored in file (taking ownership), which holds
+  // file_size bytes; file_name is only used in messages. options is copied;
+  // its pointers must outlive the table. Reads and checks the footer, the
+  // metaindex, properties, index and filter blocks (always checksummed,
+  // whatever ReadOptions say later). On success stores the table in *table.
+  // Errors, each prefixed with file_name:
+  //   Corruption: "file is too short to be a table", "bad table magic
+  //     number", "block checksum mismatch at offset N", "block handle out
+  //     of range ...", "missing properties block", "index block handle ...
+  //     does not match the properties block", "bad index block ...";
+  //   NotSupported: an unknown format version or compression type;
+  //   IOError: from the file.
+  static Status Open(const TableOptions& options,
+                     std::unique_ptr<RandomAccessFile> file, uint64_t file_size,
+                     const std::string& file_name,
+                     std::unique_ptr<Table>* table);
+
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  ~Table();
+
+  // Returns a new iterator over the table's entries (owned by the caller;
+  // it must not outlive the table). With for_compaction and a non-zero
+  // TableOptions::readahead_size the iterator reads the file through its
+  // own readahead buffer (for long sequential scans). Errors are reported
+  // by the iterator's status(), prefixed with the file name.
+  Iterator* NewIterator(const ReadOptions& options,
+                        bool for_compaction = false) const;
+
+  // Point lookup. If the table has a filter and it rules out the user key of
+  // key, returns OK without reading a data block. Otherwise seeks key in the
+  // data block the index selects and, if an entry >= key is there, calls
+  // handle_result(arg, found_key, found_value) once for the first one (the
+  // slices are valid only during the call). When key falls after the last
+  // entry of that block, no entry equal to key exists and nothing is
+  // called. Returns OK, or the read error prefixed with the file name.
+  Status InternalGet(const ReadOptions& options, const Slice& key, void* arg,
+                     void (*handle_result)(void* arg, const Slice& k,
+                                           const Slice& v)) const;
+
+  // The approximate file offset where key's data is or would be: the offset
+  // of the data block that would hold it, or the end of the data blocks for
+  // a key past the last one. Monotonic in key. 0 on a read error.
+  uint64_t ApproximateOffsetOf(const Slice& key) const;
+
+  const TableProperties& properties() const { return properties_; }
+  const std::string& file_name() const { return file_name_; }
+  uint64_t file_size() const { return file_size_; }
+
+  // True if the table has a filter readable with options.filter_policy.
+  bool has_filter() const { return has_filter_; }
+
+  // Counters since Open (relaxed atomics: exact once readers have stopped,
+  // approximate while they run). A Statistics object replaces them later.
+  // Filter probes by InternalGet that ruled the key out.
+  uint64_t filter_useful() const { return Load(filter_useful_); }
+  // Filter probes by InternalGet that said "may match".
+  uint64_t filter_positive() const { return Load(filter_positive_); }
+  // Block cache lookups (data, index and filter blocks) that hit / missed.
+  uint64_t block_cache_hits() const { return Load(block_cache_hits_); }
+  uint64_t block_cache_misses() const { return Load(block_cache_misses_); }
+
+ private:
+  struct FilterHolder;
+  struct IteratorState;
+
+  Table(const TableOptions& options, std::unique_ptr<RandomAccessFile> file,
+        uint64_t file_size, const std::string& file_name);
+
+  static uint64_t Load(const std::atomic<uint64_t>& counter) {
+    return counter.load(std::memory_order_relaxed);
+  }
+  static void Bump(std::atomic<uint64_t>* counter) {
+    counter->fetch_add(1, std::memory_order_relaxed);
+  }
+
+  Status ReadMetaBlocks(const Footer& footer);
+  // Checks the block handles against the properties, then reads the index
+  // and filter.
+  Status CheckLayout();
+  Status ReadIndexAndFilter();
+
+  // Reads the block at handle through the block cache. On success *block is
+  // the block and *cache_handle pins it, or is null when the caller owns
+  // *block (no cache, fill_cache off, or memory the cache cannot keep).
+  Status ReadBlockCached(RandomAccessFile* file, const ReadOptions& options,
+                         const BlockHandle& handle, Block** block,
+                         Cache::Handle** cache_handle) const;
+  // Checks handle, then reads the block at handle (no cache). On success
+  // the caller owns *contents' memory when contents->heap_allocated.
+  Status ReadContents(RandomAccessFile* file, bool verify_checksums,
+                      const BlockHandle& handle, BlockContents* contents) const;
+  // Corruption unless handle lies within the blocks area of the file.
+  Status CheckHandle(const BlockHandle& handle) const;
+  std::string CacheKey(const BlockHandle& handle, bool filter) const;
+
+  // An iterator over a block that releases (or deletes) it when destroyed.
+  Iterator* NewBlockIterator(Block* block, Cache::Handle* cache_handle) const;
+  // Opens the data block named by an index entry's value (never null).
+  Iterator* NewDataBlockIterator(RandomAccessFile* file,
+                                 const ReadOptions& options,
+                                 const Slice& index_value) const;
+  static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
+                                     const Slice& index_value);
+  Iterator* NewIndexIterator(const ReadOptions& options) const;
+  // Asks the filter about user_key; *may_match is true if there is no
+  // filter.
+  Status FilterMayMatch(const ReadOptions& options, const Slice& user_key,
+                        bool* may_match) const;
+
+  const TableOptions options_;
+  const std::unique_ptr<RandomAccessFile> file_;
+  const uint64_t file_size_;
+  const std::string file_name_;
+
+  // Set by Open, then immutable.
+  uint64_t cache_id_ = 0;    // prefix of this table's block cache keys
+  bool cache_meta_ = false;  // index and filter live in the block cache
+  BlockHandle index_handle_;
+  BlockHandle filter_handle_;  // valid only if has_filter_
+  bool has_filter_ = false;
+  uint64_t data_end_ = 0;  // end offset of the data blocks
+  TableProperties properties_;
+  std::unique_ptr<Block> index_block_;    // null if cache_meta_
+  std::unique_ptr<FilterHolder> filter_;  // null if cache_meta_
+
+  // Counters; relaxed atomics, since they order nothing.
+  mutable std::atomic<uint64_t> filter_useful_{0};
+  mutable std::atomic<uint64_t> filter_positive_{0};
+  mutable std::atomic<uint64_t> block_cache_hits_{0};
+  mutable std::atomic<uint64_t> block_cache_misses_{0};
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_TABLE_TABLE_H_

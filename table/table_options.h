@@ -1,0 +1,83 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// TableOptions: the table layer's view of the options, filled in by the db
+// layer (from Options) or by tests. Shared by TableBuilder and Table; both
+// copy it, but its pointers are borrowed.
+//
+// Thread safety: thread-compatible (a plain struct).
+
+#ifndef CASCADEDB_TABLE_TABLE_OPTIONS_H_
+#define CASCADEDB_TABLE_TABLE_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/options.h"
+#include "util/compression.h"
+
+namespace cascadedb {
+
+class Cache;
+class FilterPolicy;
+class TableKeyFormat;
+
+struct TableOptions {
+  // The order of the keys stored in the table (the db layer passes its
+  // internal-key comparator). Borrowed: must outlive builders and tables.
+  // A table must be read with the comparator it was written with.
+  const Comparator* comparator = BytewiseComparator();
+
+  // How to read a stored key's user key, sequence number and deletion flag;
+  // nullptr = plain user keys, sequence 0, no deletions. Borrowed.
+  const TableKeyFormat* key_format = nullptr;
+
+  // Builds (writer) and checks (reader) the table's filter over user keys;
+  // nullptr = no filter. A reader only uses a filter written by a policy of
+  // the same Name(). Borrowed.
+  const FilterPolicy* filter_policy = nullptr;
+
+  // Target uncompressed size of a data block, in bytes. Default 4 KiB.
+  size_t block_size = 4096;
+
+  // Keys between restart points in a data block. Default 16. Range: >= 1.
+  int block_restart_interval = 16;
+
+  // Compression of data and index blocks (a block stays uncompressed unless
+  // compressing saves >= 12.5%). Default: snappy.
+  CompressionType compression = kSnappyCompression;
+
+  // Codec level (see util/compression.h). Default: the codec's default.
+  int compression_level = kDefaultCompressionLevel;
+
+  // Cache for uncompressed blocks, keyed by (per-table id, block offset);
+  // nullptr = no caching (every read goes to the file). Borrowed: must
+  // outlive every Table opened with it.
+  Cache* block_cache = nullptr;
+
+  // Keep the index and filter blocks in block_cache (charged to its
+  // capacity, evictable, re-read on a miss) instead of holding them in the
+  // Table for its lifetime. Ignored when block_cache is nullptr.
+  // Default: false.
+  bool cache_index_and_filter_blocks = false;
+
+  // Readahead buffer, in bytes, of iterators created for compaction
+  // (Table::NewIterator(options, /*for_compaction=*/true)): they read the
+  // file in chunks of this size rather than block by block. 0 = off.
+  // The db layer uses 2 MiB.
+  size_t readahead_size = 0;
+
+  // TableBuilder asks the file to reserve this many bytes up front
+  // (WritableFile::Allocate), e.g. the expected file size, so the filesystem
+  // can lay it out contiguously. 0 = no preallocation. A hint: failures are
+  // ignored.
+  uint64_t preallocation_size = 0;
+
+  // Stored in the properties block as creation_time (seconds since the
+  // epoch); the db layer sets it from Env::NowWallSeconds(). Default 0.
+  uint64_t creation_time = 0;
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_TABLE_TABLE_OPTIONS_H_

@@ -1,0 +1,377 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "table/block.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/iterator.h"
+#include "table/block_builder.h"
+#include "tests/testutil/test_util.h"
+#include "util/coding.h"
+#include "util/random.h"
+
+namespace cascadedb {
+namespace {
+
+using KV = std::map<std::string, std::string>;
+
+// Builds a block from kv (in order) and returns its bytes.
+std::string BuildBlock(const KV& kv, int restart_interval) {
+  BlockBuilder builder(restart_interval);
+  for (const auto& [k, v] : kv) builder.Add(k, v);
+  return builder.Finish().ToString();
+}
+
+// A Block owning an exactly-sized heap copy of bytes, so that any read past
+// the end is caught by ASan.
+std::unique_ptr<Block> MakeBlock(const std::string& bytes) {
+  char* copy = new char[bytes.size()];
+  if (!bytes.empty()) memcpy(copy, bytes.data(), bytes.size());
+  BlockContents contents;
+  contents.data = Slice(copy, bytes.size());
+  contents.heap_allocated = true;
+  contents.cachable = true;
+  return std::make_unique<Block>(contents);
+}
+
+// Random sorted keys sharing prefixes (so prefix compression matters), with
+// random values.
+KV RandomKV(Random* rnd, uint32_t* state, int n) {
+  KV kv;
+  while (static_cast<int>(kv.size()) < n) {
+    std::string key = "key" + std::to_string(rnd->Uniform(50)) + "/" +
+                      test::RandomBytes(state, rnd->Uniform(12), true);
+    kv[key] = test::RandomBytes(state, rnd->Uniform(40));
+  }
+  return kv;
+}
+
+class BlockRestartTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    seed_ = test::RandomSeed();
+    rnd_ = std::make_unique<Random>(seed_);
+    state_ = seed_;
+    kv_ = RandomKV(rnd_.get(), &state_, 500);
+    block_ = MakeBlock(BuildBlock(kv_, GetParam()));
+    iter_.reset(block_->NewIterator(BytewiseComparator()));
+  }
+
+  uint32_t seed_ = 0;
+  uint32_t state_ = 0;
+  std::unique_ptr<Random> rnd_;
+  KV kv_;
+  std::unique_ptr<Block> block_;
+  std::unique_ptr<Iterator> iter_;
+};
+
+TEST_P(BlockRestartTest, ForwardIterationReturnsEveryEntryInOrder) {
+  auto expected = kv_.begin();
+  for (iter_->SeekToFirst(); iter_->Valid(); iter_->Next(), ++expected) {
+    ASSERT_NE(expected, kv_.end());
+    EXPECT_EQ(expected->first, iter_->key().ToString());
+    EXPECT_EQ(expected->second, iter_->value().ToString());
+  }
+  EXPECT_EQ(expected, kv_.end());
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, BackwardIterationReturnsEveryEntryInReverse) {
+  auto expected = kv_.rbegin();
+  for (iter_->SeekToLast(); iter_->Valid(); iter_->Prev(), ++expected) {
+    ASSERT_NE(expected, kv_.rend());
+    EXPECT_EQ(expected->first, iter_->key().ToString());
+    EXPECT_EQ(expected->second, iter_->value().ToString());
+  }
+  EXPECT_EQ(expected, kv_.rend());
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, HasOneRestartPerInterval) {
+  const size_t interval = static_cast<size_t>(GetParam());
+  EXPECT_EQ((kv_.size() + interval - 1) / interval, block_->NumRestarts());
+}
+
+TEST_P(BlockRestartTest, SeekFindsFirstKeyAtOrAfterTarget) {
+  for (const auto& [k, v] : kv_) {
+    iter_->Seek(k);  // exact
+    ASSERT_TRUE(iter_->Valid());
+    EXPECT_EQ(k, iter_->key().ToString());
+    EXPECT_EQ(v, iter_->value().ToString());
+
+    // Just after k (k + "\0" is the successor of k): the next key, if any.
+    const std::string between = k + std::string(1, '\0');
+    auto next = kv_.upper_bound(k);
+    iter_->Seek(between);
+    if (next == kv_.end()) {
+      EXPECT_FALSE(iter_->Valid());
+    } else {
+      ASSERT_TRUE(iter_->Valid());
+      EXPECT_EQ(next->first, iter_->key().ToString());
+    }
+  }
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, SeekBeforeFirstAndAfterLast) {
+  iter_->Seek("");
+  ASSERT_TRUE(iter_->Valid());
+  EXPECT_EQ(kv_.begin()->first, iter_->key().ToString());
+  iter_->Seek("zzz");
+  EXPECT_FALSE(iter_->Valid());
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, SeekForPrevFindsLastKeyAtOrBeforeTarget) {
+  for (const auto& [k, v] : kv_) {
+    iter_->SeekForPrev(k);  // exact
+    ASSERT_TRUE(iter_->Valid());
+    EXPECT_EQ(k, iter_->key().ToString());
+    EXPECT_EQ(v, iter_->value().ToString());
+
+    // Between k and its successor in the set: k.
+    iter_->SeekForPrev(k + std::string(1, '\0'));
+    ASSERT_TRUE(iter_->Valid());
+    EXPECT_EQ(k, iter_->key().ToString());
+  }
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, SeekForPrevBeforeFirstAndAfterLast) {
+  iter_->SeekForPrev("");
+  EXPECT_FALSE(iter_->Valid());
+  iter_->SeekForPrev("zzz");
+  ASSERT_TRUE(iter_->Valid());
+  EXPECT_EQ(kv_.rbegin()->first, iter_->key().ToString());
+  EXPECT_OK(iter_->status());
+}
+
+TEST_P(BlockRestartTest, RandomWalkMatchesModel) {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : kv_) keys.push_back(k);
+  int pos = -1;  // index into keys, -1 = invalid
+  for (int step = 0; step < 5000; ++step) {
+    switch (rnd_->Uniform(5)) {
+      case 0:
+        iter_->SeekToFirst();
+        pos = 0;
+        break;
+      case 1:
+        iter_->SeekToLast();
+        pos = static_cast<int>(keys.size()) - 1;
+        break;
+      case 2: {
+        const size_t i = rnd_->Uniform(static_cast<int>(keys.size()));
+        iter_->Seek(keys[i]);
+        pos = static_cast<int>(i);
+        break;
+      }
+      case 3:
+        if (pos >= 0) {
+          iter_->Next();
+          pos = pos + 1 < static_cast<int>(keys.size()) ? pos + 1 : -1;
+        }
+        break;
+      default:
+        if (pos >= 0) {
+          iter_->Prev();
+          pos = pos - 1;
+        }
+        break;
+    }
+    ASSERT_EQ(pos >= 0, iter_->Valid()) << "step " << step;
+    if (pos >= 0) {
+      ASSERT_EQ(keys[pos], iter_->key().ToString());
+    }
+  }
+  EXPECT_OK(iter_->status());
+}
+
+INSTANTIATE_TEST_SUITE_P(RestartIntervals, BlockRestartTest,
+                         ::testing::Values(1, 2, 16, 100));
+
+TEST(BlockTest, EmptyBlockHasNoEntries) {
+  BlockBuilder builder(16);
+  EXPECT_TRUE(builder.empty());
+  auto block = MakeBlock(builder.Finish().ToString());
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  it->SeekToLast();
+  EXPECT_FALSE(it->Valid());
+  it->Seek("a");
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev("a");
+  EXPECT_FALSE(it->Valid());
+  EXPECT_OK(it->status());
+}
+
+TEST(BlockTest, PrevFromFirstAndNextFromLastInvalidate) {
+  auto block = MakeBlock(BuildBlock({{"a", "1"}, {"b", "2"}}, 16));
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  it->Prev();
+  EXPECT_FALSE(it->Valid());
+  it->SeekToLast();
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_OK(it->status());
+}
+
+TEST(BlockBuilderTest, SharedPrefixesAreStoredOnce) {
+  KV kv;
+  for (int i = 0; i < 100; ++i) {
+    kv["a-long-common-prefix-of-forty-bytes-----" + std::to_string(1000 + i)] =
+        "";
+  }
+  size_t raw = 0;
+  for (const auto& [k, v] : kv) raw += k.size();
+  const std::string block = BuildBlock(kv, 16);
+  EXPECT_LT(block.size(), raw / 2);
+}
+
+TEST(BlockBuilderTest, SizeEstimateMatchesFinishedSize) {
+  BlockBuilder builder(4);
+  for (int i = 0; i < 37; ++i) {
+    builder.Add("key" + std::to_string(100 + i), "value");
+  }
+  const size_t estimate = builder.CurrentSizeEstimate();
+  EXPECT_EQ(estimate, builder.Finish().size());
+}
+
+TEST(BlockBuilderTest, ResetStartsAnEmptyBlock) {
+  BlockBuilder builder(16);
+  builder.Add("b", "1");
+  builder.Finish();
+  builder.Reset();
+  EXPECT_TRUE(builder.empty());
+  builder.Add("a", "2");  // smaller than the key before Reset: a new block
+  auto block = MakeBlock(builder.Finish().ToString());
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("a", it->key().ToString());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+}
+
+// ---------------------------------------------------------------- corruption
+
+// Exercises every iterator operation; returns the number of entries seen.
+// Must terminate and never read out of bounds, whatever the block holds.
+size_t ExerciseIterator(const Block& block) {
+  std::unique_ptr<Iterator> it(block.NewIterator(BytewiseComparator()));
+  size_t seen = 0;
+  // A block of n bytes holds at most n / 3 entries (3-byte headers).
+  const size_t limit = block.size() / 3 + 1;
+  for (it->SeekToFirst(); it->Valid() && seen <= limit; it->Next()) {
+    ++seen;
+    (void)it->key();
+    (void)it->value();
+  }
+  EXPECT_LE(seen, limit);
+  size_t back = 0;
+  for (it->SeekToLast(); it->Valid() && back <= limit; it->Prev()) ++back;
+  EXPECT_LE(back, limit);
+  for (const char* target : {"", "key2", "key3/", "zzz"}) {
+    it->Seek(target);
+    if (it->Valid()) it->Prev();
+    it->SeekForPrev(target);
+    if (it->Valid()) it->Next();
+  }
+  return seen;
+}
+
+class BlockCorruptionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const uint32_t seed = test::RandomSeed();
+    Random rnd(seed);
+    uint32_t state = seed;
+    kv_ = RandomKV(&rnd, &state, 40);
+    good_ = BuildBlock(kv_, 4);
+  }
+  KV kv_;
+  std::string good_;
+};
+
+TEST_F(BlockCorruptionTest, EverySingleByteChangeIsDetectedOrHarmless) {
+  for (size_t i = 0; i < good_.size(); ++i) {
+    for (int delta : {0x01, 0x80, 0xff}) {
+      std::string bad = good_;
+      bad[i] = static_cast<char>(bad[i] ^ delta);
+      auto block = MakeBlock(bad);
+      ExerciseIterator(*block);
+    }
+  }
+}
+
+TEST_F(BlockCorruptionTest, EveryTruncationIsDetectedOrHarmless) {
+  for (size_t n = 0; n < good_.size(); ++n) {
+    auto block = MakeBlock(good_.substr(0, n));
+    ExerciseIterator(*block);
+  }
+}
+
+TEST(BlockTest, TooShortBlockIsCorruption) {
+  auto block = MakeBlock("abc");
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+TEST(BlockTest, RestartCountLargerThanBlockIsCorruption) {
+  std::string bytes = BuildBlock({{"a", "1"}}, 16);
+  EncodeFixed32(&bytes[bytes.size() - 4], 1000);
+  auto block = MakeBlock(bytes);
+  EXPECT_EQ(0u, block->NumRestarts());
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+TEST(BlockTest, RestartOffsetPastEntriesIsCorruption) {
+  std::string bytes = BuildBlock({{"a", "1"}, {"b", "2"}}, 16);
+  // Layout: entries | restart[0] | count; point restart[0] past the entries.
+  EncodeFixed32(&bytes[bytes.size() - 8], 0x7fffffff);
+  auto block = MakeBlock(bytes);
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->Seek("a");
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+TEST(BlockTest, EntryLengthOverrunningBlockIsCorruption) {
+  std::string bytes = BuildBlock({{"a", "1"}}, 16);
+  bytes[2] = 100;  // value_len of the only entry: far past the block
+  auto block = MakeBlock(bytes);
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+TEST(BlockTest, SharedPrefixLongerThanPreviousKeyIsCorruption) {
+  std::string bytes = BuildBlock({{"abc", "1"}, {"abd", "2"}}, 16);
+  // The second entry starts after the first: 3 header bytes + "abc" + "1".
+  ASSERT_EQ(2, bytes[7]);  // shared = 2 ("ab")
+  bytes[7] = 9;            // more than the 3 bytes of the previous key
+  auto block = MakeBlock(bytes);
+  std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+}  // namespace
+}  // namespace cascadedb

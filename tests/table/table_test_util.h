@@ -1,0 +1,92 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// In-memory files for the table tests: a WritableFile that appends to a
+// string (and can be told to fail), and a RandomAccessFile over a string
+// that counts its reads. Reads copy into the caller's scratch, like a real
+// file, so ASan catches any read past a block.
+//
+// Thread safety: StringSink is not thread-safe; StringSource is thread-safe.
+
+#ifndef CASCADEDB_TESTS_TABLE_TABLE_TEST_UTIL_H_
+#define CASCADEDB_TESTS_TABLE_TABLE_TEST_UTIL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cascadedb/env.h"
+
+namespace cascadedb {
+namespace test {
+
+class StringSink : public WritableFile {
+ public:
+  Status Append(const Slice& data) override {
+    if (fail_appends_after_ >= 0 && appends_ >= fail_appends_after_) {
+      return Status::IOError("injected append failure");
+    }
+    ++appends_;
+    contents_.append(data.data(), data.size());
+    return Status::OK();
+  }
+  Status Close() override { return Status::OK(); }
+  Status Flush() override { return Status::OK(); }
+  Status Sync() override { return Status::OK(); }
+  uint64_t GetFileSize() const override { return contents_.size(); }
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    allocations_.emplace_back(offset, len);
+    return Status::OK();
+  }
+
+  const std::string& contents() const { return contents_; }
+  // Appends after the first n succeed fail with IOError.
+  void FailAppendsAfter(int n) { fail_appends_after_ = n; }
+  const std::vector<std::pair<uint64_t, uint64_t>>& allocations() const {
+    return allocations_;
+  }
+
+ private:
+  std::string contents_;
+  int appends_ = 0;
+  int fail_appends_after_ = -1;
+  std::vector<std::pair<uint64_t, uint64_t>> allocations_;
+};
+
+class StringSource : public RandomAccessFile {
+ public:
+  explicit StringSource(std::string contents)
+      : contents_(std::move(contents)) {}
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    reads_.fetch_add(1, std::memory_order_relaxed);
+    bytes_read_.fetch_add(n, std::memory_order_relaxed);
+    if (offset >= contents_.size()) {
+      *result = Slice(scratch, 0);
+      return Status::OK();
+    }
+    const size_t len =
+        std::min(n, contents_.size() - static_cast<size_t>(offset));
+    std::memcpy(scratch, contents_.data() + offset, len);
+    *result = Slice(scratch, len);
+    return Status::OK();
+  }
+
+  uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+  uint64_t bytes_read() const {
+    return bytes_read_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  const std::string contents_;
+  mutable std::atomic<uint64_t> reads_{0};
+  mutable std::atomic<uint64_t> bytes_read_{0};
+};
+
+}  // namespace test
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_TESTS_TABLE_TABLE_TEST_UTIL_H_
