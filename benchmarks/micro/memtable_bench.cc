@@ -1,0 +1,254 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// MemTable costs: insert rate by key order and by writer count, memory per
+// entry, point lookups, a full scan, and dropping a big memtable. Keys are
+// 16-byte zero-padded decimal numbers, values 100 bytes (db_bench's
+// defaults), so an entry carries 116 user bytes.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/iterator.h"
+#include "db/dbformat.h"
+#include "db/memtable.h"
+#include "util/random.h"
+
+namespace cascadedb {
+namespace {
+
+constexpr size_t kKeySize = 16;
+constexpr size_t kValueSize = 100;
+// About one default 64 MiB write buffer of 16/100 entries.
+constexpr int kBufferEntries = 400000;
+constexpr int kBigEntries = 1000000;
+
+enum KeyOrder { kSequential = 0, kReverse = 1, kRandom = 2 };
+
+const char* OrderName(int order) {
+  switch (order) {
+    case kSequential:
+      return "sequential";
+    case kReverse:
+      return "reverse";
+    default:
+      return "random";
+  }
+}
+
+std::string Key(uint64_t n) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%016llu",
+                static_cast<unsigned long long>(n));
+  return std::string(buf, kKeySize);
+}
+
+// n keys in the given order (random: a shuffled permutation of 0..n-1).
+std::vector<std::string> Keys(int n, int order) {
+  std::vector<uint64_t> numbers(n);
+  for (int i = 0; i < n; i++) numbers[i] = i;
+  if (order == kReverse) std::reverse(numbers.begin(), numbers.end());
+  if (order == kRandom) {
+    Random64 rnd(301);
+    for (int i = n - 1; i > 0; i--) {
+      std::swap(numbers[i], numbers[rnd.Uniform(i + 1)]);
+    }
+  }
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  for (uint64_t x : numbers) keys.push_back(Key(x));
+  return keys;
+}
+
+const InternalKeyComparator& Comparator() {
+  static const InternalKeyComparator* cmp =
+      new InternalKeyComparator(BytewiseComparator());
+  return *cmp;
+}
+
+MemTable* NewMemTable(size_t arena_block_size) {
+  return new MemTable(Comparator(), arena_block_size);
+}
+
+// The arena block size the engine uses for the default 64 MiB buffer.
+size_t DefaultBlockSize() { return MemTable::ArenaBlockSizeFor(64 << 20); }
+
+MemTable* Fill(const std::vector<std::string>& keys, size_t block_size) {
+  MemTable* mem = NewMemTable(block_size);
+  const std::string value(kValueSize, 'v');
+  SequenceNumber seq = 1;
+  for (const std::string& k : keys) {
+    Status s = mem->Add(seq++, kTypeValue, k, value);
+    if (!s.ok()) std::abort();
+  }
+  return mem;
+}
+
+// Inserts a buffer's worth of entries into a fresh memtable per iteration.
+// Arg: key order.
+void BM_MemTableInsert(benchmark::State& state) {
+  const int order = static_cast<int>(state.range(0));
+  const std::vector<std::string> keys = Keys(kBufferEntries, order);
+  const std::string value(kValueSize, 'v');
+  for (auto _ : state) {
+    MemTable* mem = NewMemTable(DefaultBlockSize());
+    SequenceNumber seq = 1;
+    for (const std::string& k : keys) {
+      Status s = mem->Add(seq++, kTypeValue, k, value);
+      benchmark::DoNotOptimize(s);
+    }
+    state.PauseTiming();
+    mem->Unref();
+    state.ResumeTiming();
+  }
+  state.SetLabel(OrderName(order));
+  state.SetItemsProcessed(state.iterations() * kBufferEntries);
+  state.SetBytesProcessed(state.iterations() * kBufferEntries *
+                          (kKeySize + kValueSize));
+}
+BENCHMARK(BM_MemTableInsert)
+    ->Arg(kSequential)
+    ->Arg(kReverse)
+    ->Arg(kRandom)
+    ->Unit(benchmark::kMillisecond);
+
+// Random-order inserts by several writers into one memtable with
+// AddConcurrently. Arg: writer threads; 0 = one writer using Add (the
+// single-writer path, for comparison).
+void BM_MemTableInsertConcurrently(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  const std::vector<std::string> keys = Keys(kBufferEntries, kRandom);
+  const std::string value(kValueSize, 'v');
+  for (auto _ : state) {
+    MemTable* mem = NewMemTable(DefaultBlockSize());
+    if (threads == 0) {
+      SequenceNumber seq = 1;
+      for (const std::string& k : keys) {
+        Status s = mem->Add(seq++, kTypeValue, k, value);
+        benchmark::DoNotOptimize(s);
+      }
+    } else {
+      std::vector<std::thread> workers;
+      for (int t = 0; t < threads; t++) {
+        workers.emplace_back([&, t] {
+          MemTableAddStats stats;
+          for (int i = t; i < kBufferEntries; i += threads) {
+            Status s =
+                mem->AddConcurrently(i + 1, kTypeValue, keys[i], value, &stats);
+            benchmark::DoNotOptimize(s);
+          }
+          mem->ApplyAddStats(stats);
+        });
+      }
+      for (std::thread& w : workers) w.join();
+    }
+    state.PauseTiming();
+    mem->Unref();
+    state.ResumeTiming();
+  }
+  state.SetLabel(threads == 0 ? "Add" : "AddConcurrently");
+  state.SetItemsProcessed(state.iterations() * kBufferEntries);
+}
+BENCHMARK(BM_MemTableInsertConcurrently)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Memory per entry after 1M random inserts: arena bytes / entries, with the
+// entry encoding, skiplist node and arena slack included. Arg: arena block
+// size. Counters: bytes_per_entry, overhead_per_entry (minus the 116 user
+// bytes).
+void BM_MemTableBytesPerEntry(benchmark::State& state) {
+  const size_t block_size = static_cast<size_t>(state.range(0));
+  const std::vector<std::string> keys = Keys(kBigEntries, kRandom);
+  double bytes_per_entry = 0;
+  double overhead = 0;
+  for (auto _ : state) {
+    MemTable* mem = Fill(keys, block_size);
+    bytes_per_entry = mem->BytesPerEntry();
+    overhead = mem->OverheadBytesPerEntry();
+    mem->Unref();
+  }
+  state.counters["bytes_per_entry"] = bytes_per_entry;
+  state.counters["overhead_per_entry"] = overhead;
+}
+BENCHMARK(BM_MemTableBytesPerEntry)
+    ->Arg(4096)
+    ->Arg(1 << 20)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// Point lookups on a 1M-entry memtable. Arg: 0 = keys present, 1 = absent
+// (falling between present keys).
+void BM_MemTableGet(benchmark::State& state) {
+  const bool miss = state.range(0) == 1;
+  static MemTable* mem = Fill(Keys(kBigEntries, kRandom), DefaultBlockSize());
+  std::vector<std::string> probes;
+  Random64 rnd(17);
+  for (int i = 0; i < 100000; i++) {
+    const uint64_t n = rnd.Uniform(kBigEntries);
+    probes.push_back(miss ? Key(n) + "x" : Key(n));
+  }
+  std::string value;
+  size_t i = 0;
+  int64_t found = 0;
+  for (auto _ : state) {
+    LookupKey lkey(probes[i], kMaxSequenceNumber);
+    Status s;
+    found += mem->Get(lkey, &value, &s) ? 1 : 0;
+    if (++i == probes.size()) i = 0;
+  }
+  if ((found > 0) == miss) state.SkipWithError("unexpected lookup results");
+  state.SetLabel(miss ? "miss" : "hit");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MemTableGet)->Arg(0)->Arg(1);
+
+// A full forward scan of a 1M-entry memtable (what a flush does).
+void BM_MemTableIterate(benchmark::State& state) {
+  static MemTable* mem = Fill(Keys(kBigEntries, kRandom), DefaultBlockSize());
+  for (auto _ : state) {
+    std::unique_ptr<Iterator> iter(mem->NewIterator());
+    int64_t n = 0;
+    for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
+      benchmark::DoNotOptimize(iter->value().data());
+      n++;
+    }
+    if (n != kBigEntries) state.SkipWithError("wrong entry count");
+  }
+  state.SetItemsProcessed(state.iterations() * kBigEntries);
+}
+BENCHMARK(BM_MemTableIterate)->Unit(benchmark::kMillisecond);
+
+// Dropping a 1M-entry memtable: freeing its arena blocks, nothing per
+// entry. Arg: arena block size.
+void BM_MemTableDestroy(benchmark::State& state) {
+  const size_t block_size = static_cast<size_t>(state.range(0));
+  const std::vector<std::string> keys = Keys(kBigEntries, kSequential);
+  double blocks = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    MemTable* mem = Fill(keys, block_size);
+    blocks = static_cast<double>(mem->ApproximateMemoryUsage()) / block_size;
+    state.ResumeTiming();
+    mem->Unref();
+  }
+  state.counters["arena_blocks"] = blocks;
+}
+BENCHMARK(BM_MemTableDestroy)
+    ->Arg(4096)
+    ->Arg(1 << 20)
+    ->Iterations(5)
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace cascadedb

@@ -1,0 +1,250 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/memtable.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "util/coding.h"
+
+namespace cascadedb {
+
+namespace {
+
+// Decodes the length-prefixed slice at p. Only for entries this memtable
+// wrote itself (trusted memory), so the varint is read without a real limit.
+inline Slice DecodeLengthPrefixed(const char* p) {
+  uint32_t len;
+  p = GetVarint32Ptr(p, p + kMaxVarint32Length, &len);
+  assert(p != nullptr);
+  return Slice(p, len);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- iterator
+
+// Iterates the memtable's entries as (internal key, value) pairs. Holds a
+// reference to the memtable for its whole life.
+class MemTableIterator : public Iterator {
+ public:
+  explicit MemTableIterator(MemTable* mem) : mem_(mem), iter_(&mem->table_) {
+    mem_->Ref();
+  }
+  ~MemTableIterator() override { mem_->Unref(); }
+
+  bool Valid() const override { return iter_.Valid(); }
+  void SeekToFirst() override { iter_.SeekToFirst(); }
+  void SeekToLast() override { iter_.SeekToLast(); }
+  void Seek(const Slice& target) override { iter_.Seek(EncodeTarget(target)); }
+  void SeekForPrev(const Slice& target) override {
+    iter_.SeekForPrev(EncodeTarget(target));
+  }
+  void Next() override { iter_.Next(); }
+  void Prev() override { iter_.Prev(); }
+  Slice key() const override { return DecodeLengthPrefixed(iter_.key()); }
+  Slice value() const override {
+    const Slice k = DecodeLengthPrefixed(iter_.key());
+    return DecodeLengthPrefixed(k.data() + k.size());
+  }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  // Builds the memtable key (varint32 length + internal key) for a seek
+  // target in tmp_ and returns it.
+  const char* EncodeTarget(const Slice& target) {
+    tmp_.clear();
+    PutVarint32(&tmp_, static_cast<uint32_t>(target.size()));
+    tmp_.append(target.data(), target.size());
+    return tmp_.data();
+  }
+
+  MemTable* const mem_;
+  MemTable::Table::Iterator iter_;
+  std::string tmp_;  // The encoded seek target.
+};
+
+// ---------------------------------------------------------------- memtable
+
+size_t MemTable::ArenaBlockSizeFor(size_t write_buffer_size) {
+  constexpr size_t kMin = 4096;
+  constexpr size_t kMax = 1 << 20;
+  size_t size = write_buffer_size / 8;
+  size = (size + kMin - 1) / kMin * kMin;
+  if (size < kMin) size = kMin;
+  if (size > kMax) size = kMax;
+  return size;
+}
+
+MemTable::MemTable(const InternalKeyComparator& comparator,
+                   size_t arena_block_size)
+    : comparator_(comparator),
+      arena_(arena_block_size),
+      table_(comparator_, &arena_) {}
+
+MemTable::~MemTable() { assert(refs_.load(std::memory_order_relaxed) == 0); }
+
+void MemTable::Ref() {
+  // Relaxed: taking a reference needs no ordering; the taker already holds
+  // (or is handed under a lock) a reference that keeps the table alive.
+  refs_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void MemTable::Unref() {
+  // acq_rel: the release orders this holder's reads before the delete; the
+  // acquire on the final decrement makes every other holder's release
+  // visible to the deleting thread.
+  const int previous = refs_.fetch_sub(1, std::memory_order_acq_rel);
+  assert(previous > 0);
+  if (previous == 1) delete this;
+}
+
+int MemTable::KeyComparator::operator()(const char* a, const char* b) const {
+  return comparator.Compare(DecodeLengthPrefixed(a), DecodeLengthPrefixed(b));
+}
+
+Status MemTable::CheckEntry(ValueType type, const Slice& key,
+                            const Slice& value, size_t* encoded_len) {
+  if (!IsSupportedValueType(type)) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "memtable: value type %u not supported",
+                  static_cast<unsigned int>(type));
+    return Status::NotSupported(buf);
+  }
+  constexpr uint64_t kLimit = UINT32_MAX;
+  const uint64_t internal_key_size =
+      uint64_t{key.size()} + kInternalKeyTrailerSize;
+  if (internal_key_size > kLimit || value.size() > kLimit) {
+    char buf[96];
+    std::snprintf(
+        buf, sizeof(buf),
+        "memtable: entry too large (key %zu bytes, value %zu bytes, "
+        "limit %llu each)",
+        key.size(), value.size(),
+        static_cast<unsigned long long>(kLimit - kInternalKeyTrailerSize));
+    return Status::InvalidArgument(buf);
+  }
+  *encoded_len = VarintLength(internal_key_size) + internal_key_size +
+                 VarintLength(value.size()) + value.size();
+  return Status::OK();
+}
+
+void MemTable::EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
+                           const Slice& key, const Slice& value) {
+  const size_t key_size = key.size();
+  const size_t value_size = value.size();
+  char* p = EncodeVarint32(
+      dst, static_cast<uint32_t>(key_size + kInternalKeyTrailerSize));
+  if (key_size > 0) std::memcpy(p, key.data(), key_size);
+  p += key_size;
+  EncodeFixed64(p, PackSequenceAndType(seq, type));
+  p += kInternalKeyTrailerSize;
+  p = EncodeVarint32(p, static_cast<uint32_t>(value_size));
+  if (value_size > 0) std::memcpy(p, value.data(), value_size);
+}
+
+Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
+                     const Slice& value) {
+  size_t encoded_len;
+  Status s = CheckEntry(type, key, value, &encoded_len);
+  if (!s.ok()) return s;
+  Table::Reservation r = table_.Reserve(encoded_len);
+  EncodeEntry(r.payload(), seq, type, key, value);
+  if (!table_.Insert(r, r.payload())) {
+    return Status::InvalidArgument(
+        "memtable: duplicate entry",
+        ParsedInternalKey(key, seq, type).DebugString());
+  }
+  // Single writer: load + store instead of a locked read-modify-write.
+  num_entries_.store(num_entries_.load(std::memory_order_relaxed) + 1,
+                     std::memory_order_relaxed);
+  if (type == kTypeDeletion) {
+    num_deletes_.store(num_deletes_.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
+  }
+  data_size_.store(
+      data_size_.load(std::memory_order_relaxed) + key.size() + value.size(),
+      std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Status MemTable::AddConcurrently(SequenceNumber seq, ValueType type,
+                                 const Slice& key, const Slice& value,
+                                 MemTableAddStats* stats) {
+  size_t encoded_len;
+  Status s = CheckEntry(type, key, value, &encoded_len);
+  if (!s.ok()) return s;
+  Table::Reservation r = table_.ReserveConcurrently(encoded_len);
+  EncodeEntry(r.payload(), seq, type, key, value);
+  if (!table_.InsertConcurrently(r, r.payload())) {
+    return Status::InvalidArgument(
+        "memtable: duplicate entry",
+        ParsedInternalKey(key, seq, type).DebugString());
+  }
+  MemTableAddStats one;
+  one.num_entries = 1;
+  one.num_deletes = type == kTypeDeletion ? 1 : 0;
+  one.data_size = key.size() + value.size();
+  if (stats != nullptr) {
+    stats->num_entries += one.num_entries;
+    stats->num_deletes += one.num_deletes;
+    stats->data_size += one.data_size;
+  } else {
+    ApplyAddStats(one);
+  }
+  return Status::OK();
+}
+
+void MemTable::ApplyAddStats(const MemTableAddStats& stats) {
+  num_entries_.fetch_add(stats.num_entries, std::memory_order_relaxed);
+  if (stats.num_deletes > 0) {
+    num_deletes_.fetch_add(stats.num_deletes, std::memory_order_relaxed);
+  }
+  data_size_.fetch_add(stats.data_size, std::memory_order_relaxed);
+}
+
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) const {
+  Table::Iterator iter(&table_);
+  iter.Seek(key.memtable_key().data());
+  if (!iter.Valid()) return false;
+  // The seek landed on the first entry >= (user key, lookup sequence): the
+  // newest version visible at that sequence, if it is for this user key.
+  const Slice internal_key = DecodeLengthPrefixed(iter.key());
+  if (comparator_.comparator.user_comparator()->Compare(
+          ExtractUserKey(internal_key), key.user_key()) != 0) {
+    return false;
+  }
+  switch (static_cast<ValueType>(ExtractTrailer(internal_key) & 0xff)) {
+    case kTypeValue: {
+      const Slice v =
+          DecodeLengthPrefixed(internal_key.data() + internal_key.size());
+      value->assign(v.data(), v.size());
+      return true;
+    }
+    case kTypeDeletion:
+      *s = Status::NotFound(Slice());
+      return true;
+    default:
+      // Add() accepts only values and deletions.
+      assert(false);
+      return false;
+  }
+}
+
+Iterator* MemTable::NewIterator() { return new MemTableIterator(this); }
+
+double MemTable::BytesPerEntry() const {
+  const uint64_t n = NumEntries();
+  if (n == 0) return 0;
+  return static_cast<double>(ApproximateMemoryUsage()) / n;
+}
+
+double MemTable::OverheadBytesPerEntry() const {
+  const uint64_t n = NumEntries();
+  if (n == 0) return 0;
+  return (static_cast<double>(ApproximateMemoryUsage()) -
+          static_cast<double>(DataSize())) /
+         n;
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,188 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// MemTable: the in-memory, sorted buffer that receives every write before it
+// is flushed to an L0 table. It is a SkipList of entries allocated from one
+// Arena; each entry (and its skiplist node) is ONE arena allocation:
+//
+//   node | varint32 internal-key length | user key | 8-byte trailer
+//        | varint32 value length | value
+//
+// so dropping a memtable is one arena release, whatever it holds. Entries are
+// ordered by internal key (db/dbformat.h): user key ascending, newest
+// sequence first.
+//
+// Lifetime: reference counted. The creator holds the first reference;
+// every iterator holds one more, so an immutable memtable being flushed stays
+// alive while a reader still scans it. The last Unref() deletes it.
+//
+// Thread safety: readers (Get, NewIterator and the iterators' use, the
+// counters) are lock-free and may run at any time, concurrently with
+// writes. Writes come in one of two modes, never mixed at the same time:
+// Add (one writer at a time; the caller serializes), or AddConcurrently
+// (any number of writers, for Options::allow_concurrent_memtable_write).
+// Ref/Unref are thread-safe.
+
+#ifndef CASCADEDB_DB_MEMTABLE_H_
+#define CASCADEDB_DB_MEMTABLE_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cascadedb/iterator.h"
+#include "cascadedb/slice.h"
+#include "cascadedb/status.h"
+#include "db/dbformat.h"
+#include "db/skiplist.h"
+#include "util/arena.h"
+
+namespace cascadedb {
+
+// Counters of a run of AddConcurrently calls, kept by one writer and folded
+// into the memtable once (ApplyAddStats), so concurrent writers do not
+// contend on the shared counters for every entry.
+struct MemTableAddStats {
+  uint64_t num_entries = 0;
+  uint64_t num_deletes = 0;
+  uint64_t data_size = 0;
+};
+
+class MemTable {
+ public:
+  // The arena block size a memtable for the given write_buffer_size should
+  // use: write_buffer_size / 8, rounded to 4 KiB, within [4 KiB, 1 MiB]
+  // (RocksDB's rule). Small enough that memory usage tracks the data of a
+  // small buffer, large enough that a big memtable has few blocks to free.
+  static size_t ArenaBlockSizeFor(size_t write_buffer_size);
+
+  // An empty memtable with one reference (the caller's). Copies comparator
+  // (which borrows its user comparator: that must outlive the memtable).
+  explicit MemTable(const InternalKeyComparator& comparator,
+                    size_t arena_block_size = Arena::kDefaultBlockSize);
+
+  MemTable(const MemTable&) = delete;
+  MemTable& operator=(const MemTable&) = delete;
+
+  // Takes a reference. Thread-safe.
+  void Ref();
+
+  // Drops a reference; the last one deletes the memtable. Thread-safe.
+  void Unref();
+
+  // Adds an entry: key (a user key) set to value at seq (type kTypeValue),
+  // or key deleted at seq (type kTypeDeletion; value is then usually
+  // empty). Copies key and value. Returns, adding nothing: InvalidArgument
+  // if an entry with the same key, sequence and type already exists or if
+  // key or value is too large for the entry encoding (4 GiB); NotSupported
+  // for a type other than value or deletion.
+  // REQUIRES: single-writer mode; seq <= kMaxSequenceNumber.
+  Status Add(SequenceNumber seq, ValueType type, const Slice& key,
+             const Slice& value);
+
+  // Add for concurrent writers: any number of threads may call it at once.
+  // If stats is not null the entry is counted there instead of in the
+  // memtable, and the caller must call ApplyAddStats(*stats) when done.
+  // REQUIRES: concurrent mode (no Add running at the same time).
+  Status AddConcurrently(SequenceNumber seq, ValueType type, const Slice& key,
+                         const Slice& value, MemTableAddStats* stats);
+
+  // Folds counters gathered by AddConcurrently into the memtable's.
+  // Thread-safe.
+  void ApplyAddStats(const MemTableAddStats& stats);
+
+  // Looks up key.user_key() as of key's sequence: the newest entry for that
+  // user key with sequence <= the lookup sequence decides. Returns true if
+  // there is one: a value (stored in *value, *s left unchanged) or a
+  // deletion (*s = NotFound, *value unchanged). Returns false, changing
+  // nothing, if the memtable has no visible entry for the key.
+  bool Get(const LookupKey& key, std::string* value, Status* s) const;
+
+  // An iterator over the entries: key() is the internal key, value() the
+  // value. Supports Seek (to an internal key), SeekForPrev, Prev. The
+  // caller owns the result; it holds a reference to the memtable, so the
+  // memtable lives at least as long as the iterator. The iterator sees the
+  // entries added before it is positioned, and maybe later ones.
+  Iterator* NewIterator();
+
+  // Bytes held by the arena (entries, nodes, and the unused tail of the
+  // current block). What the write buffer budget is checked against.
+  // Thread-safe; may lag a concurrent write slightly.
+  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage(); }
+
+  // Entries added (values and deletions).
+  uint64_t NumEntries() const {
+    return num_entries_.load(std::memory_order_relaxed);
+  }
+
+  // Deletions added.
+  uint64_t NumDeletes() const {
+    return num_deletes_.load(std::memory_order_relaxed);
+  }
+
+  // User bytes added: the sum of key and value sizes.
+  uint64_t DataSize() const {
+    return data_size_.load(std::memory_order_relaxed);
+  }
+
+  // Arena bytes per entry (0 when empty): what an entry costs in memory,
+  // its encoding, skiplist node and arena slack included. Feeds the
+  // "cascadedb.memtable-bytes-per-entry" property.
+  double BytesPerEntry() const;
+
+  // Arena bytes per entry minus user bytes per entry: the memtable's
+  // overhead per entry (0 when empty).
+  double OverheadBytesPerEntry() const;
+
+  const InternalKeyComparator& comparator() const {
+    return comparator_.comparator;
+  }
+
+  // The current reference count, for tests.
+  int TEST_refs() const { return refs_.load(std::memory_order_relaxed); }
+
+ private:
+  friend class MemTableIterator;
+
+  // Orders entries (pointers to "varint32 length | internal key | ...") by
+  // internal key.
+  struct KeyComparator {
+    const InternalKeyComparator comparator;
+    explicit KeyComparator(const InternalKeyComparator& c) : comparator(c) {}
+    int operator()(const char* a, const char* b) const;
+  };
+
+  using Table = SkipList<const char*, KeyComparator>;
+
+  ~MemTable();  // Only Unref() deletes.
+
+  // Checks sizes and type; on success sets *encoded_len to the entry size.
+  static Status CheckEntry(ValueType type, const Slice& key, const Slice& value,
+                           size_t* encoded_len);
+
+  // Writes the entry encoding at dst (encoded_len bytes).
+  static void EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
+                          const Slice& key, const Slice& value);
+
+  // Immutable after construction.
+  const KeyComparator comparator_;
+
+  // The reference count; acq_rel on the decrement so that the deleting
+  // thread sees every other holder's use finished.
+  std::atomic<int> refs_{1};
+
+  // Arena and table: written by the writer(s) per the mode in the file
+  // comment; read lock-free (see db/skiplist.h).
+  Arena arena_;
+  Table table_;
+
+  // Counters. Relaxed: they are statistics; no memory is published through
+  // them. In single-writer mode only the writer stores them.
+  std::atomic<uint64_t> num_entries_{0};
+  std::atomic<uint64_t> num_deletes_{0};
+  std::atomic<uint64_t> data_size_{0};
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_DB_MEMTABLE_H_

@@ -1,0 +1,293 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/memtable.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/iterator.h"
+#include "tests/testutil/test_util.h"
+#include "util/random.h"
+
+namespace cascadedb {
+namespace {
+
+std::string IKey(const std::string& user_key, SequenceNumber seq,
+                 ValueType type) {
+  std::string encoded;
+  AppendInternalKey(&encoded, ParsedInternalKey(user_key, seq, type));
+  return encoded;
+}
+
+class MemTableTest : public ::testing::Test {
+ protected:
+  MemTableTest() : cmp_(BytewiseComparator()), mem_(new MemTable(cmp_)) {}
+  ~MemTableTest() override {
+    if (mem_ != nullptr) mem_->Unref();
+  }
+
+  void Put(SequenceNumber seq, const std::string& key,
+           const std::string& value) {
+    ASSERT_OK(mem_->Add(seq, kTypeValue, key, value));
+  }
+  void Delete(SequenceNumber seq, const std::string& key) {
+    ASSERT_OK(mem_->Add(seq, kTypeDeletion, key, Slice()));
+  }
+
+  // "value", "NOT_FOUND" (a deletion) or "MISSING" (no visible entry).
+  std::string Get(const std::string& key, SequenceNumber seq) {
+    LookupKey lkey(key, seq);
+    std::string value;
+    Status s;
+    if (!mem_->Get(lkey, &value, &s)) return "MISSING";
+    if (s.IsNotFound()) return "NOT_FOUND";
+    EXPECT_OK(s);
+    return value;
+  }
+
+  InternalKeyComparator cmp_;
+  MemTable* mem_;
+};
+
+TEST_F(MemTableTest, GetReturnsNewestValue) {
+  Put(1, "k", "v1");
+  Put(2, "k", "v2");
+  Put(3, "other", "x");
+  EXPECT_EQ("v2", Get("k", kMaxSequenceNumber));
+  EXPECT_EQ("x", Get("other", kMaxSequenceNumber));
+}
+
+TEST_F(MemTableTest, DeletionHidesOlderValue) {
+  Put(1, "k", "v1");
+  Delete(2, "k");
+  EXPECT_EQ("NOT_FOUND", Get("k", kMaxSequenceNumber));
+  EXPECT_EQ("NOT_FOUND", Get("k", 2));
+}
+
+TEST_F(MemTableTest, SnapshotSeesOnlyEntriesAtOrBelowItsSequence) {
+  Put(10, "k", "v10");
+  Delete(20, "k");
+  Put(30, "k", "v30");
+  EXPECT_EQ("MISSING", Get("k", 9));
+  EXPECT_EQ("v10", Get("k", 10));
+  EXPECT_EQ("v10", Get("k", 19));
+  EXPECT_EQ("NOT_FOUND", Get("k", 20));
+  EXPECT_EQ("NOT_FOUND", Get("k", 29));
+  EXPECT_EQ("v30", Get("k", 30));
+  EXPECT_EQ("v30", Get("k", kMaxSequenceNumber));
+}
+
+TEST_F(MemTableTest, GetIgnoresNeighbouringUserKeys) {
+  Put(1, "ab", "v");
+  Put(2, "abc", "w");
+  EXPECT_EQ("MISSING", Get("a", kMaxSequenceNumber));
+  EXPECT_EQ("MISSING", Get("abb", kMaxSequenceNumber));
+  EXPECT_EQ("MISSING", Get("abcd", kMaxSequenceNumber));
+  EXPECT_EQ("MISSING", Get("", kMaxSequenceNumber));
+  EXPECT_EQ("v", Get("ab", kMaxSequenceNumber));
+}
+
+TEST_F(MemTableTest, EmptyKeyAndValueRoundTrip) {
+  Put(1, "", "");
+  EXPECT_EQ("", Get("", kMaxSequenceNumber));
+}
+
+TEST_F(MemTableTest, AddRejectsDuplicateEntry) {
+  Put(5, "k", "v");
+  const Status s = mem_->Add(5, kTypeValue, "k", "other");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(1u, mem_->NumEntries());
+  EXPECT_EQ("v", Get("k", kMaxSequenceNumber));
+}
+
+TEST_F(MemTableTest, AddRejectsReservedType) {
+  EXPECT_TRUE(mem_->Add(5, kTypeMerge, "k", "v").IsNotSupported());
+  EXPECT_EQ(0u, mem_->NumEntries());
+}
+
+TEST_F(MemTableTest, IteratorWalksInternalKeyOrderBothWays) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  uint32_t bytes_state = seed;
+  // Model: internal key -> value, ordered like the memtable.
+  struct Less {
+    const InternalKeyComparator* cmp;
+    bool operator()(const std::string& a, const std::string& b) const {
+      return cmp->Compare(a, b) < 0;
+    }
+  };
+  std::map<std::string, std::string, Less> model(Less{&cmp_});
+  for (SequenceNumber seq = 1; seq <= 1000; seq++) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "key%03u", rnd.Uniform(200));
+    const ValueType type = rnd.OneIn(4) ? kTypeDeletion : kTypeValue;
+    const std::string value =
+        type == kTypeValue ? test::RandomBytes(&bytes_state, rnd.Uniform(20))
+                           : "";
+    ASSERT_OK(mem_->Add(seq, type, key, value));
+    model[IKey(key, seq, type)] = value;
+  }
+
+  std::unique_ptr<Iterator> iter(mem_->NewIterator());
+  auto it = model.begin();
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++it) {
+    ASSERT_NE(model.end(), it);
+    EXPECT_EQ(it->first, iter->key().ToString());
+    EXPECT_EQ(it->second, iter->value().ToString());
+  }
+  EXPECT_EQ(model.end(), it);
+  EXPECT_OK(iter->status());
+
+  auto rit = model.rbegin();
+  for (iter->SeekToLast(); iter->Valid(); iter->Prev(), ++rit) {
+    ASSERT_NE(model.rend(), rit);
+    EXPECT_EQ(rit->first, iter->key().ToString());
+  }
+  EXPECT_EQ(model.rend(), rit);
+
+  for (int i = 0; i < 300; i++) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "key%03u", rnd.Uniform(210));
+    const std::string target = IKey(key, rnd.Uniform(1100), kValueTypeForSeek);
+    auto lower = model.lower_bound(target);
+    iter->Seek(target);
+    ASSERT_EQ(lower != model.end(), iter->Valid());
+    if (iter->Valid()) {
+      EXPECT_EQ(lower->first, iter->key().ToString());
+    }
+    auto upper = model.upper_bound(target);
+    iter->SeekForPrev(target);
+    ASSERT_EQ(upper != model.begin(), iter->Valid());
+    if (iter->Valid()) {
+      EXPECT_EQ(std::prev(upper)->first, iter->key().ToString());
+    }
+  }
+}
+
+TEST_F(MemTableTest, CountsEntriesDeletesAndUserBytes) {
+  Put(1, "a", "xyz");      // 4 bytes
+  Delete(2, "bb");         // 2 bytes
+  Put(3, "ccc", "12345");  // 8 bytes
+  EXPECT_EQ(3u, mem_->NumEntries());
+  EXPECT_EQ(1u, mem_->NumDeletes());
+  EXPECT_EQ(14u, mem_->DataSize());
+}
+
+TEST_F(MemTableTest, EmptyMemTableReportsZeroBytesPerEntry) {
+  EXPECT_EQ(0.0, mem_->BytesPerEntry());
+  EXPECT_EQ(0.0, mem_->OverheadBytesPerEntry());
+}
+
+TEST(MemTableMemoryTest, EntryOf16ByteKeyAnd100ByteValueCostsAtMost156Bytes) {
+  InternalKeyComparator cmp(BytewiseComparator());
+  // 64 KiB blocks: the unused tail of the last block is then negligible
+  // next to 50000 entries (a 64 MiB buffer's 1 MiB blocks would need
+  // millions of entries to say the same).
+  MemTable* mem = new MemTable(cmp, 64 << 10);
+  const std::string value(100, 'v');
+  constexpr int kEntries = 50000;
+  const size_t before = mem->ApproximateMemoryUsage();
+  for (int i = 0; i < kEntries; i++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d", i);
+    ASSERT_OK(mem->Add(i + 1, kTypeValue, Slice(key, 16), value));
+  }
+  EXPECT_GT(mem->ApproximateMemoryUsage(), before);
+  EXPECT_GE(mem->ApproximateMemoryUsage(), mem->DataSize());
+  // Entry encoding (2 varints + 8-byte trailer), node (key pointer + 1.33
+  // links on average) and arena slack stay within 40 bytes per entry.
+  EXPECT_LE(mem->BytesPerEntry(), 156.0);
+  EXPECT_GT(mem->BytesPerEntry(), 116.0);
+  EXPECT_NEAR(mem->BytesPerEntry() - 116.0, mem->OverheadBytesPerEntry(), 1e-6);
+  mem->Unref();
+}
+
+TEST(MemTableMemoryTest, ArenaBlockSizeFollowsWriteBufferSize) {
+  EXPECT_EQ(4096u, MemTable::ArenaBlockSizeFor(0));
+  EXPECT_EQ(4096u, MemTable::ArenaBlockSizeFor(4096));
+  EXPECT_EQ(128u << 10, MemTable::ArenaBlockSizeFor(1 << 20));
+  EXPECT_EQ(1u << 20, MemTable::ArenaBlockSizeFor(64 << 20));
+  EXPECT_EQ(8192u, MemTable::ArenaBlockSizeFor(40000));  // 5000 -> 8192
+}
+
+TEST_F(MemTableTest, IteratorHoldsReference) {
+  Put(1, "k", "v");
+  EXPECT_EQ(1, mem_->TEST_refs());
+  Iterator* iter = mem_->NewIterator();
+  EXPECT_EQ(2, mem_->TEST_refs());
+  // The creator lets go; the iterator keeps the memtable alive.
+  MemTable* mem = mem_;
+  mem_ = nullptr;
+  mem->Unref();
+  iter->SeekToFirst();
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ(IKey("k", 1, kTypeValue), iter->key().ToString());
+  EXPECT_EQ("v", iter->value().ToString());
+  delete iter;  // Drops the last reference (ASan checks the release).
+}
+
+TEST_F(MemTableTest, RefAndUnrefBalance) {
+  mem_->Ref();
+  mem_->Ref();
+  EXPECT_EQ(3, mem_->TEST_refs());
+  mem_->Unref();
+  mem_->Unref();
+  EXPECT_EQ(1, mem_->TEST_refs());
+}
+
+TEST_F(MemTableTest, ConcurrentAddsAreAllVisible) {
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 2000;
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (ready.load() < kThreads) std::this_thread::yield();
+      MemTableAddStats stats;
+      for (int i = 0; i < kPerThread; i++) {
+        const int n = t * kPerThread + i;
+        char key[16];
+        std::snprintf(key, sizeof(key), "k%06d", n);
+        const ValueType type = (n % 10 == 0) ? kTypeDeletion : kTypeValue;
+        // Half the threads batch their counters, half count per entry.
+        EXPECT_OK(mem_->AddConcurrently(n + 1, type, key, "val",
+                                        t % 2 == 0 ? &stats : nullptr));
+      }
+      if (t % 2 == 0) mem_->ApplyAddStats(stats);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+
+  constexpr int kTotal = kThreads * kPerThread;
+  EXPECT_EQ(static_cast<uint64_t>(kTotal), mem_->NumEntries());
+  EXPECT_EQ(static_cast<uint64_t>(kTotal / 10), mem_->NumDeletes());
+  EXPECT_EQ(static_cast<uint64_t>(kTotal) * 10, mem_->DataSize());
+  for (int n = 0; n < kTotal; n++) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "k%06d", n);
+    ASSERT_EQ(n % 10 == 0 ? "NOT_FOUND" : "val", Get(key, kMaxSequenceNumber))
+        << key;
+  }
+  std::unique_ptr<Iterator> iter(mem_->NewIterator());
+  int count = 0;
+  std::string prev;
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), count++) {
+    if (count > 0) {
+      ASSERT_LT(cmp_.Compare(prev, iter->key()), 0);
+    }
+    prev = iter->key().ToString();
+  }
+  EXPECT_EQ(kTotal, count);
+}
+
+}  // namespace
+}  // namespace cascadedb
