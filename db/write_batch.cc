@@ -160,6 +160,7 @@ Status WriteBatch::Put(const Slice& key, const Slice& value) {
   rep_.push_back(static_cast<char>(WriteBatchInternal::kTagValue));
   PutLengthPrefixedSlice(&rep_, key);
   PutLengthPrefixedSlice(&rep_, value);
+  data_size_ += key.size() + value.size();
   return Status::OK();
 }
 
@@ -172,12 +173,14 @@ Status WriteBatch::Delete(const Slice& key) {
   WriteBatchInternal::SetCount(this, count + 1);
   rep_.push_back(static_cast<char>(WriteBatchInternal::kTagDeletion));
   PutLengthPrefixedSlice(&rep_, key);
+  data_size_ += key.size();
   return Status::OK();
 }
 
 void WriteBatch::Clear() {
   rep_.clear();
   rep_.resize(kHeader);
+  data_size_ = 0;
 }
 
 uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
@@ -199,6 +202,7 @@ Status WriteBatch::Append(const WriteBatch& source) {
     rep_.append(source.rep_.data() + kHeader, source.rep_.size() - kHeader);
   }
   WriteBatchInternal::SetCount(this, static_cast<uint32_t>(total));
+  data_size_ += source.data_size_;
   return Status::OK();
 }
 
@@ -236,6 +240,7 @@ Status WriteBatchInternal::SetContents(WriteBatch* batch,
     return Status::Corruption(buf);
   }
   batch->rep_.assign(contents.data(), contents.size());
+  batch->data_size_ = 0;  // replayed bytes are not new user bytes
   return Status::OK();
 }
 

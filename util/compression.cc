@@ -201,6 +201,8 @@ bool CompressionTypeSupported(CompressionType type) {
     case kLZ4Compression:
     case kZSTD:
       return true;
+    case kDisableCompressionOption:  // a placeholder, never a codec
+      break;
   }
   return false;
 }
@@ -215,6 +217,7 @@ bool CompressBlock(CompressionType type, int level, const Slice& input,
     case kZSTD:
       return ZstdCompress(level, input, output);
     case kNoCompression:
+    case kDisableCompressionOption:
       break;
   }
   output->clear();
@@ -231,6 +234,7 @@ Status UncompressBlock(CompressionType type, const Slice& input,
     case kZSTD:
       return ZstdUncompress(input, output);
     case kNoCompression:
+    case kDisableCompressionOption:
       break;
   }
   output->clear();

@@ -22,6 +22,22 @@ const char* CompressionTypeName(CompressionType type) {
       return "LZ4";
     case kZSTD:
       return "ZSTD";
+    case kDisableCompressionOption:
+      return "DisableOption";
+  }
+  return "Unknown";
+}
+
+const char* WALRecoveryModeName(WALRecoveryMode mode) {
+  switch (mode) {
+    case WALRecoveryMode::kTolerateCorruptedTailRecords:
+      return "kTolerateCorruptedTailRecords";
+    case WALRecoveryMode::kAbsoluteConsistency:
+      return "kAbsoluteConsistency";
+    case WALRecoveryMode::kPointInTimeRecovery:
+      return "kPointInTimeRecovery";
+    case WALRecoveryMode::kSkipAnyCorruptedRecords:
+      return "kSkipAnyCorruptedRecords";
   }
   return "Unknown";
 }
@@ -60,6 +76,11 @@ class Problems {
 
   std::string text_;
 };
+
+bool IsCodec(CompressionType t) {
+  return t == kNoCompression || t == kSnappyCompression ||
+         t == kLZ4Compression || t == kZSTD;
+}
 
 }  // namespace
 
@@ -101,11 +122,11 @@ Status ValidateOptions(const Options& o) {
           "max_background_compactions", o.max_background_compactions,
           "is outside [1, 64]");
 
-  p.Check(o.level0_slowdown_writes_trigger <
-              o.level0_file_num_compaction_trigger,
-          "level0_slowdown_writes_trigger", o.level0_slowdown_writes_trigger,
-          "is below level0_file_num_compaction_trigger=" +
-              std::to_string(o.level0_file_num_compaction_trigger));
+  p.Check(
+      o.level0_slowdown_writes_trigger < o.level0_file_num_compaction_trigger,
+      "level0_slowdown_writes_trigger", o.level0_slowdown_writes_trigger,
+      "is below level0_file_num_compaction_trigger=" +
+          std::to_string(o.level0_file_num_compaction_trigger));
   p.Check(o.level0_stop_writes_trigger < o.level0_slowdown_writes_trigger,
           "level0_stop_writes_trigger", o.level0_stop_writes_trigger,
           "is below level0_slowdown_writes_trigger=" +
@@ -118,16 +139,31 @@ Status ValidateOptions(const Options& o) {
           o.soft_pending_compaction_bytes_limit,
           "is above hard_pending_compaction_bytes_limit=" +
               std::to_string(o.hard_pending_compaction_bytes_limit));
-  p.Check(o.delayed_write_rate == 0, "delayed_write_rate",
-          o.delayed_write_rate, "must be positive");
+  p.Check(o.delayed_write_rate == 0, "delayed_write_rate", o.delayed_write_rate,
+          "must be positive");
 
   p.Check(o.block_size < 256 || o.block_size > 256 * kMiB, "block_size",
           o.block_size, "is outside [256, 268435456]");
   p.Check(o.block_restart_interval < 1, "block_restart_interval",
           o.block_restart_interval, "must be at least 1");
-  p.Check(std::string(CompressionTypeName(o.compression)) == "Unknown",
-          "compression", static_cast<int>(o.compression),
-          "is not a known compression type (0 none, 1 snappy, 4 lz4, 7 zstd)");
+  const char* kCodecs = "is not a codec (0 none, 1 snappy, 4 lz4, 7 zstd)";
+  p.Check(!IsCodec(o.compression), "compression",
+          static_cast<int>(o.compression), kCodecs);
+  for (size_t i = 0; i < o.compression_per_level.size(); ++i) {
+    p.Check(!IsCodec(o.compression_per_level[i]),
+            ("compression_per_level[" + std::to_string(i) + "]").c_str(),
+            static_cast<int>(o.compression_per_level[i]), kCodecs);
+  }
+  p.Check(o.bottommost_compression != kDisableCompressionOption &&
+              !IsCodec(o.bottommost_compression),
+          "bottommost_compression", static_cast<int>(o.bottommost_compression),
+          kCodecs);
+  p.Check(static_cast<unsigned>(o.wal_recovery_mode) > 3, "wal_recovery_mode",
+          static_cast<int>(o.wal_recovery_mode), "is outside [0, 3]");
+  p.Check(o.max_manifest_file_size < 4 * kKiB, "max_manifest_file_size",
+          o.max_manifest_file_size, "must be at least 4096");
+  p.Check(o.max_open_files != -1 && o.max_open_files < 10, "max_open_files",
+          o.max_open_files, "must be -1 (unlimited) or at least 10");
   p.Check(!(o.bloom_bits_per_key >= 0 && o.bloom_bits_per_key <= 100),
           "bloom_bits_per_key", o.bloom_bits_per_key, "is outside [0, 100]");
 

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cascadedb/status.h"
 
@@ -22,8 +23,12 @@ namespace cascadedb {
 class Cache;
 class Comparator;
 class Env;
+class EventListener;
 class FilterPolicy;
 class Logger;
+class RateLimiter;
+class Snapshot;
+class Statistics;
 
 // Block compression. The values are stored in every block trailer (see
 // docs/format/sst.md) and match RocksDB's; never renumber them.
@@ -32,10 +37,40 @@ enum CompressionType : unsigned char {
   kSnappyCompression = 0x1,
   kLZ4Compression = 0x4,
   kZSTD = 0x7,
+  // Not a codec: "no choice made" (bottommost_compression's default).
+  // Never stored in a file.
+  kDisableCompressionOption = 0xff,
 };
 
 // Returns "NoCompression", "Snappy", "LZ4" or "ZSTD" ("Unknown" otherwise).
 const char* CompressionTypeName(CompressionType type);
+
+// Codec settings shared by every compression type.
+struct CompressionOptions {
+  // The codec's level (zstd 1..22, lz4 acceleration); kDefault = the codec's
+  // own default.
+  static constexpr int kDefaultLevel = 32767;
+  int level = kDefaultLevel;
+};
+
+// How WAL recovery treats damage (RocksDB's WALRecoveryMode). Only the tail
+// of the newest WAL may be forgiven by the default mode: damage anywhere
+// else is Corruption naming the file and offset.
+enum class WALRecoveryMode : char {
+  // A torn or damaged final record of the newest WAL (a crash mid-write) is
+  // dropped; any other damage fails Open. Default.
+  kTolerateCorruptedTailRecords = 0,
+  // Any damage, even a torn tail, fails Open.
+  kAbsoluteConsistency = 1,
+  // Replay stops at the first damaged record; later records and later WALs
+  // are ignored, giving a consistent point in time.
+  kPointInTimeRecovery = 2,
+  // Damaged records are skipped and replay goes on (may lose writes).
+  kSkipAnyCorruptedRecords = 3,
+};
+
+// Returns "kTolerateCorruptedTailRecords", ... ("Unknown" otherwise).
+const char* WALRecoveryModeName(WALRecoveryMode mode);
 
 struct Options {
   // ---------------------------------------------------------------- general
@@ -65,7 +100,34 @@ struct Options {
   // the database directory.
   std::shared_ptr<Logger> info_log;
 
-  // ---------------------------------------------------------------- write buffering
+  // Collects tickers and histograms (include/cascadedb/statistics.h) when
+  // set, e.g. to CreateDBStatistics(). Default: nullptr (no statistics).
+  std::shared_ptr<Statistics> statistics;
+
+  // Called from background threads on flushes, compactions, file
+  // creation/deletion, stall changes and background errors
+  // (include/cascadedb/listener.h). Default: none.
+  std::vector<std::shared_ptr<EventListener>> listeners;
+
+  // Seconds between dumps of the "cascadedb.stats" table to the LOG; 0 =
+  // never. Default: 600.
+  unsigned int stats_dump_period_sec = 600;
+
+  // How WAL damage found at Open is handled. Default:
+  // kTolerateCorruptedTailRecords.
+  WALRecoveryMode wal_recovery_mode =
+      WALRecoveryMode::kTolerateCorruptedTailRecords;
+
+  // Start a new MANIFEST when the current one grows past this many bytes.
+  // Default: 1 GiB. Range: >= 4 KiB.
+  uint64_t max_manifest_file_size = 1ull << 30;
+
+  // Table files kept open (the table cache's capacity); -1 = all of them.
+  // Default: -1. Range: -1 or >= 10.
+  int max_open_files = -1;
+
+  // ---------------------------------------------------------------- write
+  // buffering
 
   // Bytes of user data gathered in the active memtable before it becomes
   // immutable and is flushed to an L0 file. Larger buffers mean fewer, larger
@@ -76,7 +138,13 @@ struct Options {
   // writes stop until a flush finishes. Default: 2. Range: [2, 64].
   int max_write_buffer_number = 2;
 
-  // ---------------------------------------------------------------- levels and compaction
+  // Let the members of a writer group insert into the memtable in parallel
+  // (the skiplist's CAS mode) instead of the leader inserting for all.
+  // Default: true.
+  bool allow_concurrent_memtable_write = true;
+
+  // ---------------------------------------------------------------- levels and
+  // compaction
 
   // Number of levels, L0 included. Default: 7. Range: [2, 20].
   int num_levels = 7;
@@ -101,13 +169,18 @@ struct Options {
   // Default: 1. Range: >= 1.
   int target_file_size_multiplier = 1;
 
+  // Never start compactions on their own (CompactRange still works); for
+  // experiments and bulk loads. Default: false.
+  bool disable_auto_compactions = false;
+
   // Threads in the HIGH pool for flushes. Default: 1. Range: [1, 64].
   int max_background_flushes = 1;
 
   // Threads in the LOW pool for compactions. Default: 2. Range: [1, 64].
   int max_background_compactions = 2;
 
-  // ---------------------------------------------------------------- write stalls
+  // ---------------------------------------------------------------- write
+  // stalls
 
   // L0 file count at which writes are slowed to delayed_write_rate.
   // Default: 20. Range: >= level0_file_num_compaction_trigger.
@@ -116,6 +189,13 @@ struct Options {
   // L0 file count at which writes stop until compaction catches up.
   // Default: 36. Range: >= level0_slowdown_writes_trigger.
   int level0_stop_writes_trigger = 36;
+
+  // Limits the bytes per second written by background work (flush and
+  // compaction output), e.g. NewGenericRateLimiter(...) from
+  // include/cascadedb/rate_limiter.h. Deeper compactions are throttled
+  // first; flushes and L0 compactions only when nothing else is left.
+  // Default: nullptr (no limit).
+  std::shared_ptr<RateLimiter> rate_limiter;
 
   // Estimated bytes of pending compaction work at which writes slow down.
   // 0 disables. Default: 64 GiB. Range: <= hard limit when both are set.
@@ -129,7 +209,8 @@ struct Options {
   // active; adapted up and down from there. Default: 16 MiB/s. Range: > 0.
   uint64_t delayed_write_rate = 16ull << 20;
 
-  // ---------------------------------------------------------------- tables and caching
+  // ---------------------------------------------------------------- tables and
+  // caching
 
   // Uncompressed bytes of user data per SST data block. Default: 4 KiB.
   // Range: [256 B, 256 MiB].
@@ -143,6 +224,17 @@ struct Options {
   // at least 12.5%. Default: kSnappyCompression. Must be one of the
   // CompressionType values.
   CompressionType compression = kSnappyCompression;
+
+  // Compression per level (index = level); when non-empty it overrides
+  // compression, and levels past its end use its last entry. Default: empty.
+  std::vector<CompressionType> compression_per_level;
+
+  // Compression of the bottommost level's files when set to a type (not
+  // kDisableCompressionOption). Default: unset (use the level's type).
+  CompressionType bottommost_compression = kDisableCompressionOption;
+
+  // Codec level etc. Default: the codec's defaults.
+  CompressionOptions compression_opts;
 
   // Bits per key of each SST's bloom filter; 0 = no filter. Ignored when
   // filter_policy is set. Default: 10 (about 1% false positives).
@@ -160,12 +252,26 @@ struct Options {
   // 0 = no block cache. Default: 32 MiB.
   size_t block_cache_size = 32 << 20;
 
+  // Keep index and filter blocks in the block cache (charged to its
+  // capacity) instead of in memory for each open table. Default: false.
+  bool cache_index_and_filter_blocks = false;
+
   // ---------------------------------------------------------------- I/O
 
   // Writable files buffer this many bytes before each write(2), so storage
   // sees large sequential writes (seed 003). Default: 1 MiB.
   // Range: [0, 1 GiB].
   size_t writable_file_max_buffer_size = 1 << 20;
+
+  // Read SSTs with O_DIRECT (bypassing the page cache). Default: false.
+  bool use_direct_reads = false;
+
+  // Write flush and compaction output with O_DIRECT. Default: false.
+  bool use_direct_io_for_flush_and_compaction = false;
+
+  // Ask the OS to write back SST and WAL data every this many bytes, so the
+  // final fsync is short. 0 = off. Default: 0.
+  uint64_t bytes_per_sync = 0;
 
   // Creates Options with every default above.
   Options();
@@ -179,6 +285,10 @@ struct ReadOptions {
   // Put blocks read for this operation in the block cache. Turn off for
   // bulk scans. Default: true.
   bool fill_cache = true;
+
+  // Read as of this snapshot (from DB::GetSnapshot, not yet released);
+  // nullptr = the state when the read starts. Borrowed.
+  const Snapshot* snapshot = nullptr;
 };
 
 // Options for writes.
@@ -195,6 +305,18 @@ struct WriteOptions {
   // Default: false.
   bool no_slowdown = false;
 };
+
+// Options for DB::Flush.
+struct FlushOptions {
+  // Wait until the flush is done (and durable in the MANIFEST).
+  // Default: true.
+  bool wait = true;
+};
+
+// Options for DB::CompactRange.
+// No fields yet; CompactRange takes it so options can be added without
+// changing the call (RocksDB's signature).
+struct CompactRangeOptions {};
 
 // Checks every field of options. Returns OK, or one InvalidArgument listing
 // every problem found, each naming the option, its value and the limit, e.g.

@@ -92,12 +92,18 @@ class WriteBatch {
   // The reference is valid until the batch is modified or destroyed.
   const std::string& Data() const { return rep_; }
 
+  // The user bytes in the batch: the sum of the key and value sizes of the
+  // records added with Put, Delete and Append. What write amplification is
+  // measured against.
+  uint64_t DataSize() const { return data_size_; }
+
  private:
   friend class WriteBatchInternal;
 
   // See docs/format/write_batch.md: an 8-byte sequence number, a 4-byte
   // record count, then the records.
   std::string rep_;
+  uint64_t data_size_ = 0;  // see DataSize()
 };
 
 }  // namespace cascadedb

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+#
+# Runs one workload set on every engine db_bench was built with (cascadedb,
+# and leveldb / rocksdb when Debian's libleveldb-dev / librocksdb-dev were
+# installed at build time), one engine after the other on the same machine,
+# and prints a table of ops/s, p99.9 latency and the share of time spent in
+# ops slower than 1 ms, with CascadeDB's ratio to the better peer.
+#
+# Workloads (issue 8): fillseq, fillrandom, overwrite, readrandom, readseq,
+# seekrandom, readwhilewriting with 16-byte keys and 100-byte values, then
+# fillrandom with 1 KiB values on --num/5 keys ("fillrandom-1KiB").
+#
+# Usage: benchmarks/compare.sh [options] [-- extra db_bench flags]
+#   --db_bench PATH   the binary (default build/release/benchmarks/db_bench)
+#   --num N           keys for the 100-byte workloads (default 1000000)
+#   --matched         matched options instead of each engine's defaults:
+#                     4 MiB memtable, 2 MiB SST, 10 MiB L1, L0 triggers
+#                     4/8/12, snappy, 10-bit bloom, 8 MiB cache, one
+#                     compaction thread
+#   --engines "A B"   engines to run (default: every one built in)
+#   --out DIR         keep reports here (default: a new mktemp -d)
+#
+# Debian's RocksDB is built with assertions enabled and runs well below a
+# release build: a lead over its figures is not a lead over RocksDB.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+db_bench=$root/build/release/benchmarks/db_bench
+num=1000000
+matched=0
+engines=""
+out=""
+extra=()
+while [[ $# -gt 0 ]]; do
+  # --name=value is --name value.
+  if [[ "$1" == --*=* && "$1" != --=* ]]; then
+    set -- "${1%%=*}" "${1#*=}" "${@:2}"
+  fi
+  case "$1" in
+    --db_bench) db_bench=$2; shift 2 ;;
+    --num) num=$2; shift 2 ;;
+    --matched) matched=1; shift ;;
+    --engines) engines=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [[ ! -x "$db_bench" ]]; then
+  echo "compare.sh: $db_bench not found; build it first (scripts/demo.sh" \
+    "or cmake --build build/release --target db_bench)" >&2
+  exit 2
+fi
+out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/cascadedb-compare.XXXXXX")}
+mkdir -p "$out"
+
+if [[ -z "$engines" ]]; then
+  for e in cascadedb leveldb rocksdb; do
+    if "$db_bench" --engine="$e" --benchmarks=stats --num=1 \
+      --db="$out/probe-$e" --stats_interval_seconds=0 >/dev/null 2>&1; then
+      engines+="$e "
+    fi
+    rm -rf "$out/probe-$e"
+  done
+fi
+
+common=(--key_size=16 --seed=301 --stats_interval_seconds=0)
+if [[ $matched -eq 1 ]]; then
+  common+=(
+    --write_buffer_size=4194304 --target_file_size_base=2097152
+    --max_bytes_for_level_base=10485760
+    --level0_file_num_compaction_trigger=4
+    --level0_slowdown_writes_trigger=8 --level0_stop_writes_trigger=12
+    --compression_type=snappy --bloom_bits=10 --cache_size=8388608
+    --max_background_compactions=1 --max_background_flushes=1
+  )
+fi
+
+for e in $engines; do
+  echo "compare: $e ..." >&2
+  "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-100B" \
+    --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom,readwhilewriting \
+    --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
+    >"$out/$e-100B.txt"
+  "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-1KiB" \
+    --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
+    "${common[@]}" "${extra[@]}" >"$out/$e-1KiB.txt"
+  rm -rf "$out/db-$e"
+done
+
+python3 - "$out" $engines <<'EOF'
+import json, os, sys
+
+out, engines = sys.argv[1], sys.argv[2:]
+rows = ["fillseq", "fillrandom", "overwrite", "readrandom", "readseq",
+        "seekrandom", "readwhilewriting", "fillrandom-1KiB"]
+figures = {}  # (engine, row) -> benchmark dict
+for e in engines:
+    for suffix in ("100B", "1KiB"):
+        with open(os.path.join(out, "%s-%s" % (e, suffix), "summary.json")) as f:
+            for b in json.load(f)["benchmarks"]:
+                name = b["name"] + ("-1KiB" if suffix == "1KiB" else "")
+                figures[(e, name)] = b
+
+def slow_share(b):
+    classes = b.get("latency_classes", [])
+    return 100 * sum(c["time_share"] for c in classes
+                     if c["class"] in ("1ms-10ms", ">10ms"))
+
+peers = [e for e in engines if e != "cascadedb"]
+head = "%-18s" % "workload"
+for e in engines:
+    head += " %14s %9s %7s" % (e + " ops/s", "p99.9 us", ">1ms %")
+if "cascadedb" in engines and peers:
+    head += " %12s" % "vs best peer"
+print(head)
+for row in rows:
+    line = "%-18s" % row
+    for e in engines:
+        b = figures.get((e, row))
+        if b is None or b.get("skipped"):
+            line += " %14s %9s %7s" % ("n/a", "", "")
+            continue
+        line += " %14.0f %9.1f %7.2f" % (
+            b["ops_per_sec"], b["latency_us"]["p99.9"], slow_share(b))
+    if "cascadedb" in engines and peers:
+        ours = figures.get(("cascadedb", row))
+        best = max((figures[(p, row)]["ops_per_sec"] for p in peers
+                    if (p, row) in figures), default=0)
+        if ours and best > 0:
+            line += " %11.2fx" % (ours["ops_per_sec"] / best)
+    print(line)
+print()
+print("ops/s: higher is better; '>1ms %': share of the benchmark's op time "
+      "spent in ops slower than 1 ms;")
+print("'vs best peer': CascadeDB ops/s / the best of %s." %
+      (", ".join(peers) or "none"))
+if "rocksdb" in engines:
+    print("RocksDB is Debian's build with assertions enabled: it runs well "
+          "below a release build.")
+print("Reports: %s" % out)
+EOF

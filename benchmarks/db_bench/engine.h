@@ -1,0 +1,213 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Engine: the small interface db_bench drives, so the same workloads run on
+// CascadeDB and, when their Debian packages are installed, on LevelDB and
+// RocksDB. An adapter maps the command-line settings (EngineConfig) onto its
+// engine's options and reports what the engine knows about itself (L0 files,
+// stalls, write amplification) in engine-neutral structs. Figures an engine
+// does not report stay empty, and db_bench prints "n/a" for them: adapters
+// never estimate what the engine did not say.
+//
+// Thread safety: an Engine is thread-safe once Open returned OK (Put, Get,
+// iterators and the reporting calls may run on any thread at once); Open
+// and Close must not overlap any other call. An EngineIterator is used by
+// one thread at a time.
+#ifndef CASCADEDB_BENCHMARKS_DB_BENCH_ENGINE_H_
+#define CASCADEDB_BENCHMARKS_DB_BENCH_ENGINE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cascadedb/status.h"
+
+namespace cascadedb {
+namespace db_bench {
+
+// Settings from the command line. An empty optional means the flag was not
+// given: the engine keeps its own default (so "each engine's defaults" and
+// "matched options" are both one command line away).
+struct EngineConfig {
+  std::string db_path;
+
+  // Write buffering.
+  std::optional<uint64_t> write_buffer_size;
+  std::optional<int> max_write_buffer_number;
+  // Levels and compaction.
+  std::optional<int> num_levels;
+  std::optional<int> level0_file_num_compaction_trigger;
+  std::optional<uint64_t> max_bytes_for_level_base;
+  std::optional<double> max_bytes_for_level_multiplier;
+  std::optional<uint64_t> target_file_size_base;
+  std::optional<int> target_file_size_multiplier;
+  std::optional<int> max_background_compactions;
+  std::optional<int> max_background_flushes;
+  std::optional<int> max_subcompactions;
+  // Stalls.
+  std::optional<int> level0_slowdown_writes_trigger;
+  std::optional<int> level0_stop_writes_trigger;
+  std::optional<uint64_t> delayed_write_rate;
+  std::optional<uint64_t> soft_pending_compaction_bytes_limit;
+  std::optional<uint64_t> hard_pending_compaction_bytes_limit;
+  std::optional<uint64_t> rate_limiter_bytes_per_sec;
+  // Tables and caching.
+  std::optional<std::string> compression_type;  // none, snappy, lz4, zstd
+  std::optional<double> bloom_bits;             // 0 = no filter
+  std::optional<uint64_t> cache_size;           // 0 = no block cache
+  std::optional<uint64_t> block_size;
+  // I/O.
+  std::optional<bool> use_direct_reads;
+  std::optional<bool> use_direct_io_for_flush_and_compaction;
+
+  // Collect the engine's tickers and histograms (--statistics).
+  bool statistics = false;
+  // WriteOptions of every write (fillsync forces sync on its own writes).
+  bool sync = false;
+  bool disable_wal = false;
+};
+
+// What the engine says about itself at one moment. Every field is empty
+// when the engine does not report it.
+struct EngineSample {
+  std::optional<uint64_t> l0_files;
+  std::optional<uint64_t> immutable_memtables;
+  std::optional<uint64_t> pending_compaction_bytes;
+  // Cumulative bytes read and written by compactions since Open.
+  std::optional<uint64_t> compaction_bytes_read;
+  std::optional<uint64_t> compaction_bytes_written;
+  // "normal", "delayed" or "stopped", and the cause when not normal.
+  std::optional<std::string> stall_state;
+  std::optional<std::string> stall_cause;
+  // Cumulative wall time spent in each stall cause's state since Open
+  // (episode micros), keyed by cause.
+  std::map<std::string, uint64_t> stall_episode_micros;
+};
+
+// Stall accounting since Open, by cause. Empty maps when not reported.
+struct StallStats {
+  bool reported = false;
+  // cause -> counter name ("episodes", "stall-micros", "max-stall-micros",
+  // "episode-micros") -> value.
+  std::map<std::string, std::map<std::string, uint64_t>> by_cause;
+  // Figures that are not per cause: "total.stall-micros", "writes-delayed",
+  // "writes-stopped", ...
+  std::map<std::string, uint64_t> totals;
+  // Free-form notes, e.g. what the engine's counters mean.
+  std::string note;
+};
+
+// Bytes written by the engine since Open, for write amplification.
+struct WriteAmpStats {
+  std::optional<uint64_t> user_bytes;  // keys + values the user wrote
+  std::optional<uint64_t> wal_bytes;
+  std::optional<uint64_t> flush_bytes;
+  std::optional<uint64_t> compaction_bytes;
+  // Bytes written into each level (flush output counts at L0).
+  std::map<int, uint64_t> level_write_bytes;
+  std::map<int, uint64_t> level_read_bytes;
+  // Where the figures come from, e.g. "cascadedb.write-amplification".
+  std::string source;
+};
+
+// The settings that bound memory, after the engine's defaults are applied.
+struct MemoryBudget {
+  uint64_t write_buffer_size = 0;
+  int max_write_buffer_number = 0;
+  uint64_t cache_size = 0;
+  uint64_t Total() const {
+    return write_buffer_size * static_cast<uint64_t>(max_write_buffer_number) +
+           cache_size;
+  }
+};
+
+// A forward/backward cursor over the whole DB as of its creation.
+class EngineIterator {
+ public:
+  virtual ~EngineIterator() = default;
+  virtual bool Valid() const = 0;
+  virtual void SeekToFirst() = 0;
+  virtual void SeekToLast() = 0;
+  virtual void Seek(std::string_view target) = 0;
+  virtual void Next() = 0;
+  virtual void Prev() = 0;
+  // Borrowed until the next move.
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+  virtual Status status() const = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // "cascadedb", "leveldb" or "rocksdb".
+  virtual const char* Name() const = 0;
+  // Library version, e.g. "1.23".
+  virtual std::string Version() const = 0;
+  // Lines to print with the header and next to every figure, e.g. that
+  // the library was built with assertions enabled.
+  virtual std::vector<std::string> Notes() const = 0;
+  // A short tag appended to every result line ("" for none).
+  virtual std::string ResultTag() const { return std::string(); }
+
+  // Checks config against what the engine supports, without touching the
+  // disk. Returns InvalidArgument naming the flag for values the engine
+  // rejects or cannot honour; appends to *warnings one line per flag the
+  // engine has no equivalent for (the value is then ignored).
+  virtual Status Check(const EngineConfig& config,
+                       std::vector<std::string>* warnings) const = 0;
+
+  // Opens (creating if missing) the database in config.db_path.
+  virtual Status Open(const EngineConfig& config) = 0;
+  // Closes the database; reopening with Open is allowed.
+  virtual Status Close() = 0;
+  // Deletes the database's files. REQUIRES: closed.
+  virtual Status Destroy(const EngineConfig& config) = 0;
+
+  // The effective option values, one "name=value" per entry, in the order
+  // the header prints them.
+  virtual std::vector<std::string> EffectiveOptions() const = 0;
+  virtual MemoryBudget Budget() const = 0;
+
+  virtual Status Put(std::string_view key, std::string_view value,
+                     bool sync) = 0;
+  virtual Status Delete(std::string_view key, bool sync) = 0;
+  // NotFound when absent.
+  virtual Status Get(std::string_view key, std::string* value) = 0;
+  virtual std::unique_ptr<EngineIterator> NewIterator() = 0;
+
+  virtual Status CompactAll() = 0;
+  virtual Status Flush() = 0;
+  virtual Status WaitForCompaction() = 0;
+
+  // Text of the engine's "stats", "levelstats", "sstables" or
+  // "stall-stats" report. False when the engine has none.
+  virtual bool TextProperty(std::string_view what, std::string* text) = 0;
+  virtual EngineSample Sample() = 0;
+  virtual StallStats Stalls() = 0;
+  virtual WriteAmpStats WriteAmp() = 0;
+  // Live data as the engine estimates it (bytes); empty if unknown.
+  virtual std::optional<uint64_t> EstimateLiveDataSize() = 0;
+  // The --statistics dump; false when statistics are off or unsupported.
+  virtual bool StatisticsText(std::string* text) = 0;
+};
+
+// Adapter factories. The peers' factories return nullptr when db_bench was
+// built without that library.
+std::unique_ptr<Engine> NewCascadeDBEngine();
+std::unique_ptr<Engine> NewLevelDBEngine();
+std::unique_ptr<Engine> NewRocksDBEngine();
+
+// Engines this binary was built with, e.g. {"cascadedb", "leveldb"}.
+std::vector<std::string> AvailableEngines();
+// The engine named name, or nullptr if unknown or not built in.
+std::unique_ptr<Engine> NewEngine(std::string_view name);
+
+}  // namespace db_bench
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_BENCHMARKS_DB_BENCH_ENGINE_H_

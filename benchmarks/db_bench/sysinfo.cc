@@ -1,0 +1,123 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// /proc readers and directory accounting for db_bench (see sysinfo.h).
+
+#include "benchmarks/db_bench/sysinfo.h"
+
+#include <sys/utsname.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+namespace cascadedb {
+namespace db_bench {
+
+namespace {
+
+// The value of "name: <number> kB" in /proc/self/status, in bytes.
+std::optional<uint64_t> StatusFieldBytes(const char* name) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const size_t name_len = std::strlen(name);
+  while (std::getline(in, line)) {
+    if (line.compare(0, name_len, name) == 0 && line.size() > name_len &&
+        line[name_len] == ':') {
+      unsigned long long kib = 0;
+      if (std::sscanf(line.c_str() + name_len + 1, "%llu", &kib) == 1) {
+        return static_cast<uint64_t>(kib) * 1024;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool EndsWith(const std::string& s, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+std::optional<ProcIo> ReadProcIo() {
+  std::ifstream in("/proc/self/io");
+  if (!in) return std::nullopt;
+  ProcIo io;
+  std::string name;
+  unsigned long long value = 0;
+  bool any = false;
+  while (in >> name >> value) {
+    any = true;
+    if (name == "wchar:") io.wchar = value;
+    if (name == "write_bytes:") io.write_bytes = value;
+    if (name == "cancelled_write_bytes:") io.cancelled_write_bytes = value;
+    if (name == "read_bytes:") io.read_bytes = value;
+  }
+  if (!any) return std::nullopt;
+  return io;
+}
+
+std::optional<uint64_t> PeakRssBytes() { return StatusFieldBytes("VmHWM"); }
+
+std::optional<uint64_t> CurrentRssBytes() { return StatusFieldBytes("VmRSS"); }
+
+bool ResetPeakRss() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (f == nullptr) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return (std::fclose(f) == 0) && ok;
+}
+
+std::optional<DirBytes> DatabaseDirBytes(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) return std::nullopt;
+  DirBytes out;
+  for (const fs::directory_entry& entry : it) {
+    std::error_code fec;
+    if (!entry.is_regular_file(fec)) continue;
+    const uint64_t size = entry.file_size(fec);
+    if (fec) continue;  // deleted by a compaction while we listed
+    const std::string name = entry.path().filename().string();
+    if (EndsWith(name, ".sst") || EndsWith(name, ".ldb")) {
+      out.table_bytes += size;
+      out.table_files++;
+    } else if (EndsWith(name, ".log") && name != "LOG") {
+      out.log_bytes += size;
+    } else {
+      out.other_bytes += size;
+    }
+  }
+  return out;
+}
+
+std::string CpuDescription() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  std::string model;
+  int count = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      count++;
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size()) {
+        model = line.substr(colon + 2);
+      }
+    }
+  }
+  if (count == 0) return "unknown";
+  return std::to_string(count) + " * " + model;
+}
+
+std::string KernelRelease() {
+  struct utsname u;
+  if (uname(&u) != 0) return "unknown";
+  return std::string(u.sysname) + " " + u.release;
+}
+
+}  // namespace db_bench
+}  // namespace cascadedb

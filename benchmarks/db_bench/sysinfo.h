@@ -1,0 +1,54 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// What the operating system says about the db_bench process and its
+// database directory: I/O counters (/proc/self/io), peak resident memory
+// (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), bytes
+// of table and log files on disk, and a description of the machine.
+//
+// Thread safety: thread-safe (plain functions, no shared state).
+#ifndef CASCADEDB_BENCHMARKS_DB_BENCH_SYSINFO_H_
+#define CASCADEDB_BENCHMARKS_DB_BENCH_SYSINFO_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cascadedb {
+namespace db_bench {
+
+struct ProcIo {
+  uint64_t wchar = 0;        // bytes passed to write(2) and friends
+  uint64_t write_bytes = 0;  // bytes sent (or dirtied) towards storage
+  uint64_t cancelled_write_bytes = 0;  // dirty bytes dropped (deleted files)
+  uint64_t read_bytes = 0;
+};
+
+// The process's counters; empty if /proc/self/io is unreadable.
+std::optional<ProcIo> ReadProcIo();
+
+// Peak resident set size in bytes (VmHWM); empty if unknown.
+std::optional<uint64_t> PeakRssBytes();
+// Current resident set size (VmRSS); empty if unknown.
+std::optional<uint64_t> CurrentRssBytes();
+// Resets the peak to the current RSS (writes "5" to /proc/self/clear_refs).
+// Returns false when the kernel does not allow it; the peak then covers
+// the whole process lifetime.
+bool ResetPeakRss();
+
+struct DirBytes {
+  uint64_t table_bytes = 0;  // *.sst and *.ldb
+  uint64_t log_bytes = 0;    // *.log
+  uint64_t other_bytes = 0;  // MANIFEST, LOG, OPTIONS, ...
+  int table_files = 0;
+};
+// Sizes of the regular files directly in dir; empty if it is unreadable.
+std::optional<DirBytes> DatabaseDirBytes(const std::string& dir);
+
+// "2 * Intel(R) Xeon(R) ..." from /proc/cpuinfo, and the kernel release.
+std::string CpuDescription();
+std::string KernelRelease();
+
+}  // namespace db_bench
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_BENCHMARKS_DB_BENCH_SYSINFO_H_

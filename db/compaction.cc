@@ -1,0 +1,151 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/compaction.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cinttypes>
+#include <cstdio>
+
+#include "db/compaction_picker.h"
+#include "db/version_set.h"
+
+namespace cascadedb {
+
+const char* CompactionReasonName(CompactionReason reason) {
+  switch (reason) {
+    case CompactionReason::kL0FileCount:
+      return "L0FileCount";
+    case CompactionReason::kLevelSize:
+      return "LevelSize";
+    case CompactionReason::kManual:
+      return "Manual";
+  }
+  return "Unknown";
+}
+
+Compaction::Compaction(VersionSet* vset, Version* input_version, int level,
+                       int output_level, CompactionReason reason, double score)
+    : vset_(vset),
+      input_version_(input_version),
+      level_(level),
+      output_level_(output_level),
+      reason_(reason),
+      score_(score),
+      max_output_file_size_(vset->picker()->MaxFileSizeForLevel(output_level)),
+      level_ptrs_(vset->num_levels(), 0) {
+  input_version_->Ref();
+}
+
+Compaction::~Compaction() {
+  ReleaseInputs();
+  input_version_->Unref();
+}
+
+CompressionType Compaction::OutputCompression() const {
+  const Options& o = *vset_->options();
+  if (bottommost_ && o.bottommost_compression != kDisableCompressionOption) {
+    return o.bottommost_compression;
+  }
+  if (!o.compression_per_level.empty()) {
+    const size_t index = std::min(static_cast<size_t>(output_level_),
+                                  o.compression_per_level.size() - 1);
+    return o.compression_per_level[index];
+  }
+  return o.compression;
+}
+
+bool Compaction::IsTrivialMove() const {
+  // A manual compaction is asked for to rewrite data (drop deletions,
+  // recompress): moving a file would do neither.
+  return !is_manual() && level_ != output_level_ && inputs_[0].size() == 1 &&
+         inputs_[1].empty() &&
+         TotalFileSize(grandparents_) <= MaxGrandParentOverlapBytes();
+}
+
+void Compaction::AddInputDeletions(VersionEdit* edit) const {
+  for (int which = 0; which < 2; which++) {
+    const int level = which == 0 ? level_ : output_level_;
+    for (const FileMetaData* f : inputs_[which]) {
+      edit->RemoveFile(level, f->number);
+    }
+  }
+}
+
+bool Compaction::IsBaseLevelForKey(const Slice& user_key) {
+  const Comparator* ucmp = vset_->icmp()->user_comparator();
+  for (int level = output_level_ + 1; level < input_version_->num_levels();
+       level++) {
+    const std::vector<FileMetaData*>& files = input_version_->files(level);
+    // Keys come in ascending order, so files passed once stay passed.
+    while (level_ptrs_[level] < files.size()) {
+      const FileMetaData* f = files[level_ptrs_[level]];
+      if (ucmp->Compare(user_key, f->largest.user_key()) <= 0) {
+        if (ucmp->Compare(user_key, f->smallest.user_key()) >= 0) {
+          return false;  // f's range holds user_key
+        }
+        break;
+      }
+      level_ptrs_[level]++;
+    }
+  }
+  return true;
+}
+
+bool Compaction::ShouldStopBefore(const Slice& internal_key) {
+  const InternalKeyComparator& icmp = *vset_->icmp();
+  // Count the grandparent files the output has gone past since it opened.
+  while (grandparent_index_ < grandparents_.size() &&
+         icmp.Compare(internal_key,
+                      grandparents_[grandparent_index_]->largest.Encode()) >
+             0) {
+    if (seen_key_) {
+      overlapped_bytes_ += grandparents_[grandparent_index_]->file_size;
+    }
+    grandparent_index_++;
+  }
+  seen_key_ = true;
+  if (overlapped_bytes_ > MaxGrandParentOverlapBytes()) {
+    overlapped_bytes_ = 0;  // a new output starts here
+    return true;
+  }
+  return false;
+}
+
+uint64_t Compaction::TotalInputBytes() const {
+  return TotalFileSize(inputs_[0]) + TotalFileSize(inputs_[1]);
+}
+
+void Compaction::ReleaseInputs() {
+  if (released_) return;
+  released_ = true;
+  for (auto& files : inputs_) {
+    for (FileMetaData* f : files) {
+      assert(f->being_compacted);
+      f->being_compacted = false;
+    }
+  }
+  vset_->picker()->Unregister(this);
+  vset_->current()->ComputeCompactionScore();
+}
+
+std::string Compaction::Summary() const {
+  std::string r = "L" + std::to_string(level_) + " -> L" +
+                  std::to_string(output_level_) + ":";
+  for (int which = 0; which < 2; which++) {
+    if (which == 1 && inputs_[1].empty()) break;
+    r.append(which == 0 ? " [" : " + [");
+    for (size_t i = 0; i < inputs_[which].size(); i++) {
+      if (i > 0) r.append(" ");
+      r.append(std::to_string(inputs_[which][i]->number));
+    }
+    r.append("]");
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), " (%s, score %.2f)",
+                CompactionReasonName(reason_), score_);
+  r.append(buf);
+  return r;
+}
+
+}  // namespace cascadedb

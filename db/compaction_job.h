@@ -1,0 +1,91 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// CompactionJob: merges the input files of one Compaction (picked by the
+// CompactionPicker) into new SSTs of the output level. It runs in the LOW
+// pool without the DB mutex: the inputs are marked being_compacted and the
+// input Version is referenced by the Compaction. Entries hidden from every
+// snapshot, and deletions with nothing left to hide, are dropped
+// (ObsoleteEntryFilter). Output files are cut at MaxOutputFileSize() and
+// where the overlap with the next level would grow too large, always
+// between two user keys, so one user key never spans two files of a level.
+// The caller (DBImpl) installs the outputs with one VersionEdit.
+//
+// Thread safety: not thread-safe (one job, one thread).
+
+#ifndef CASCADEDB_DB_COMPACTION_JOB_H_
+#define CASCADEDB_DB_COMPACTION_JOB_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cascadedb/env.h"
+#include "cascadedb/rate_limiter.h"
+#include "db/compaction.h"
+#include "db/version_edit.h"
+#include "table/table_options.h"
+
+namespace cascadedb {
+
+class VersionSet;
+
+struct CompactionJobStats {
+  uint64_t micros = 0;
+  uint64_t bytes_read_input_level = 0;   // from level()        ("Rn")
+  uint64_t bytes_read_output_level = 0;  // from output_level() ("Rnp1")
+  uint64_t bytes_written = 0;
+  uint64_t input_records = 0;
+  uint64_t dropped_records = 0;
+  uint64_t output_records = 0;
+  int input_files_input_level = 0;
+  int input_files_output_level = 0;
+};
+
+class CompactionJob {
+ public:
+  // Everything is borrowed and must outlive Run. new_file_number reserves
+  // a file number for an output (the caller takes the DB mutex inside and
+  // protects the file from deletion until the job is installed).
+  // shutting_down is polled between entries: when set, Run stops with
+  // Aborted. snapshots: live snapshot sequences, ascending.
+  CompactionJob(const std::string& dbname, Env* env,
+                const EnvOptions& env_options, RateLimiter* rate_limiter,
+                const TableOptions& table_options,
+                const Comparator* user_comparator, VersionSet* versions,
+                Compaction* compaction, std::vector<SequenceNumber> snapshots,
+                std::function<uint64_t()> new_file_number,
+                const std::atomic<bool>* shutting_down);
+
+  // Merges the inputs into outputs(). On error every output written is
+  // deleted and outputs() is empty.
+  Status Run();
+
+  // Adds the input deletions and the outputs to the compaction's edit.
+  void AddToEdit(VersionEdit* edit) const;
+
+  const std::vector<FileMetaData>& outputs() const { return outputs_; }
+  const CompactionJobStats& stats() const { return stats_; }
+
+ private:
+  Status FinishOutput(class TableFileWriter* writer);
+
+  const std::string dbname_;
+  Env* const env_;
+  const EnvOptions env_options_;
+  RateLimiter* const rate_limiter_;
+  TableOptions table_options_;
+  const Comparator* const ucmp_;
+  VersionSet* const versions_;
+  Compaction* const compaction_;
+  const std::vector<SequenceNumber> snapshots_;
+  const std::function<uint64_t()> new_file_number_;
+  const std::atomic<bool>* const shutting_down_;
+  std::vector<FileMetaData> outputs_;
+  CompactionJobStats stats_;
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_DB_COMPACTION_JOB_H_

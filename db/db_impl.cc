@@ -1,0 +1,1883 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/db_impl.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <utility>
+
+#include "cascadedb/cache.h"
+#include "cascadedb/comparator.h"
+#include "cascadedb/statistics.h"
+#include "db/compaction.h"
+#include "db/compaction_job.h"
+#include "db/compaction_picker.h"
+#include "db/db_iter.h"
+#include "db/filename.h"
+#include "db/flush_job.h"
+#include "db/log_reader.h"
+#include "db/memtable.h"
+#include "db/table_cache.h"
+#include "db/version_edit.h"
+#include "db/version_set.h"
+#include "db/write_batch_internal.h"
+#include "table/merging_iterator.h"
+
+namespace cascadedb {
+
+namespace {
+
+// Group commit stops adding writers past this many bytes.
+constexpr size_t kMaxBatchGroupBytes = 1 << 20;
+
+// Table files the cache keeps open when max_open_files is -1.
+constexpr int kUnlimitedOpenFiles = 1 << 20;
+
+// Readahead of compaction input iterators.
+constexpr size_t kCompactionReadahead = 2 << 20;
+
+}  // namespace
+
+// One queued write. The leader of a group fills in status and done for
+// every member.
+struct DBImpl::Writer {
+  explicit Writer(Mutex* mu) : cv(mu) {}
+
+  WriteBatch* batch = nullptr;
+  bool sync = false;
+  bool disable_wal = false;
+  bool no_slowdown = false;
+  bool done = false;
+  Status status;
+  CondVar cv;
+  // Parallel memtable insert (allow_concurrent_memtable_write): the leader
+  // sets insert_into and wakes the member, which inserts its own batch,
+  // stores the result in insert_status and decrements *pending_inserts.
+  MemTable* insert_into = nullptr;
+  Status insert_status;
+  int* pending_inserts = nullptr;
+  Writer* leader = nullptr;
+};
+
+class DBImpl::SnapshotImpl : public Snapshot {
+ public:
+  explicit SnapshotImpl(SequenceNumber seq) : sequence_(seq) {}
+  uint64_t GetSequenceNumber() const override { return sequence_; }
+
+ private:
+  friend class DBImpl;
+  ~SnapshotImpl() override = default;
+  const SequenceNumber sequence_;
+};
+
+// Collects what the log reader drops while a WAL is replayed.
+struct DBImpl::LogReporter : public log::Reader::Reporter {
+  std::string fname;
+  Status corruption;  // first damage followed by valid data
+  Status torn_tail;   // damage at the end of the file
+  uint64_t dropped_bytes = 0;
+
+  void Corruption(size_t bytes, const Status& s) override {
+    dropped_bytes += bytes;
+    if (corruption.ok()) {
+      corruption = Status::Corruption("log " + fname, s.ToString());
+    }
+  }
+  void TornTail(size_t bytes, const Status& s) override {
+    dropped_bytes += bytes;
+    torn_tail = Status::Corruption("log " + fname, s.ToString());
+  }
+};
+
+// ---------------------------------------------------------------- DB
+
+Status DB::Open(const Options& options, const std::string& name, DB** dbptr) {
+  *dbptr = nullptr;
+  std::unique_ptr<DB> db;
+  Status s = Open(options, name, &db);
+  if (s.ok()) *dbptr = db.release();
+  return s;
+}
+
+Status DB::Open(const Options& options, const std::string& name,
+                std::unique_ptr<DB>* dbptr) {
+  dbptr->reset();
+  Status s = ValidateOptions(options);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(options, name, /*read_only=*/false);
+  s = impl->Open();
+  if (s.ok()) *dbptr = std::move(impl);
+  return s;
+}
+
+Status DB::OpenForReadOnly(const Options& options, const std::string& name,
+                           std::unique_ptr<DB>* dbptr) {
+  dbptr->reset();
+  Status s = ValidateOptions(options);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(options, name, /*read_only=*/true);
+  s = impl->Open();
+  if (s.ok()) *dbptr = std::move(impl);
+  return s;
+}
+
+// ---------------------------------------------------------------- DBImpl
+
+DBImpl::DBImpl(const Options& options, const std::string& dbname,
+               bool read_only)
+    : options_(options),
+      stats_(options.statistics.get()),
+      dbname_(dbname),
+      read_only_(read_only),
+      env_(options.env),
+      icmp_(options.comparator),
+      bg_cv_(&mutex_),
+      write_controller_(options, options.env),
+      internal_stats_(options.num_levels, options.env),
+      stats_cv_(&stats_mu_) {
+  if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {
+    owned_filter_policy_ = NewBloomFilterPolicy(options_.bloom_bits_per_key);
+  }
+  block_cache_ = options_.block_cache;
+  if (block_cache_ == nullptr && options_.block_cache_size > 0) {
+    block_cache_ = NewLRUCache(options_.block_cache_size);
+  }
+  wal_env_options_.writable_file_max_buffer_size =
+      options_.writable_file_max_buffer_size;
+  wal_env_options_.bytes_per_sync = options_.bytes_per_sync;
+  sst_env_options_ = wal_env_options_;
+  sst_env_options_.use_direct_reads = options_.use_direct_reads;
+  sst_env_options_.use_direct_writes =
+      options_.use_direct_io_for_flush_and_compaction;
+
+  table_options_.comparator = &icmp_;
+  table_options_.key_format = InternalKeyFormat::Get();
+  table_options_.filter_policy = options_.filter_policy != nullptr
+                                     ? options_.filter_policy.get()
+                                     : owned_filter_policy_.get();
+  table_options_.block_size = options_.block_size;
+  table_options_.block_restart_interval = options_.block_restart_interval;
+  table_options_.compression = options_.compression;
+  table_options_.compression_level = options_.compression_opts.level;
+  table_options_.block_cache = block_cache_.get();
+  table_options_.cache_index_and_filter_blocks =
+      options_.cache_index_and_filter_blocks;
+  table_options_.readahead_size = kCompactionReadahead;
+
+  const int table_cache_size = options_.max_open_files == -1
+                                   ? kUnlimitedOpenFiles
+                                   : options_.max_open_files - 10;
+  table_cache_ = std::make_unique<TableCache>(dbname_, env_, sst_env_options_,
+                                              table_options_, table_cache_size);
+  versions_ = std::make_unique<VersionSet>(dbname_, &options_, sst_env_options_,
+                                           table_cache_.get(), &icmp_);
+}
+
+DBImpl::~DBImpl() {
+  Close().IgnoreError();  // errors were already recorded as bg_error_
+}
+
+Status DBImpl::Close() {
+  if (stats_thread_.joinable()) {
+    {
+      MutexLock l(&stats_mu_);
+      stats_thread_stop_ = true;
+      stats_cv_.SignalAll();
+    }
+    stats_thread_.join();
+  }
+  Status s = CloseLocked();
+  DeliverEvents();
+  return s;
+}
+
+Status DBImpl::CloseLocked() {
+  MutexLock l(&mutex_);
+  if (closed_) return bg_error_;
+  closed_ = true;
+  shutting_down_.store(true, std::memory_order_release);
+  while (HasBackgroundWork() || manual_compactions_ > 0) bg_cv_.Wait();
+  Status s = bg_error_;
+  if (logfile_ != nullptr) {
+    Status sync = logfile_->Sync();
+    if (sync.ok()) sync = logfile_->Close();
+    if (s.ok()) s = sync;
+  }
+  log_.reset();
+  logfile_.reset();
+  if (mem_ != nullptr) mem_->Unref();
+  mem_ = nullptr;
+  for (const ImmutableMemTable& m : imm_) m.mem->Unref();
+  imm_.clear();
+  versions_.reset();
+  if (db_lock_ != nullptr) {
+    Status unlock = env_->UnlockFile(std::move(db_lock_));
+    if (s.ok()) s = unlock;
+  }
+  Log(info_log_.get(), "DB closed");
+  return s;
+}
+
+bool DBImpl::HasBackgroundWork() const {
+  return bg_flush_scheduled_ || bg_compactions_scheduled_ > 0;
+}
+
+// ---------------------------------------------------------------- open
+
+Status DBImpl::Open() {
+  open_micros_ = env_->NowMicros();
+  if (!read_only_) {
+    Status s = env_->CreateDirIfMissing(dbname_);
+    if (!s.ok()) return s;
+    s = env_->LockFile(LockFileName(dbname_), &db_lock_);
+    if (!s.ok()) return s;
+    info_log_ = options_.info_log;
+    if (info_log_ == nullptr) {
+      // Keep the previous run's LOG as LOG.old, like LevelDB.
+      env_->RenameFile(InfoLogFileName(dbname_), OldInfoLogFileName(dbname_))
+          .IgnoreError();  // absent on a new DB
+      std::shared_ptr<Logger> logger;
+      if (env_->NewLogger(InfoLogFileName(dbname_), &logger).ok()) {
+        info_log_ = logger;
+      }
+    }
+  } else {
+    info_log_ = options_.info_log;  // never create files when read-only
+  }
+
+  if (!read_only_) {
+    // The pools are shared by every DB on the Env: only ever grow them.
+    if (env_->GetBackgroundThreads(Env::Priority::kHigh) <
+        options_.max_background_flushes) {
+      env_->SetBackgroundThreads(options_.max_background_flushes,
+                                 Env::Priority::kHigh);
+    }
+    if (env_->GetBackgroundThreads(Env::Priority::kLow) <
+        options_.max_background_compactions) {
+      env_->SetBackgroundThreads(options_.max_background_compactions,
+                                 Env::Priority::kLow);
+    }
+  }
+
+  MutexLock l(&mutex_);
+  VersionEdit edit;
+  Status s = Recover(&edit);
+  if (!s.ok()) return s;
+  if (read_only_) return s;
+
+  s = NewLogFile();
+  if (!s.ok()) return s;
+  edit.SetLogNumber(logfile_number_);
+  s = versions_->LogAndApply(&edit, &mutex_);
+  for (const auto& f : edit.new_files())
+    pending_outputs_.erase(f.second.number);
+  if (!s.ok()) return s;
+  RemoveObsoleteFiles();
+  UpdateWriteController();
+  MaybeScheduleCompaction();
+  Log(info_log_.get(), "DB opened: %s", versions_->LevelSummary().c_str());
+  if (options_.stats_dump_period_sec > 0) {
+    stats_thread_ = std::thread([this] { StatsDumpLoop(); });
+  }
+  return Status::OK();
+}
+
+void DBImpl::StatsDumpLoop() {
+  const uint64_t period =
+      static_cast<uint64_t>(options_.stats_dump_period_sec) * 1000000;
+  MutexLock l(&stats_mu_);
+  while (!stats_thread_stop_) {
+    stats_cv_.WaitFor(period);
+    if (stats_thread_stop_) break;
+    stats_mu_.Unlock();
+    std::string stats;
+    if (GetProperty("cascadedb.stats", &stats)) {
+      Log(info_log_.get(), "------- DUMPING STATS -------\n%s", stats.c_str());
+    }
+    stats_mu_.Lock();
+  }
+}
+
+Status DBImpl::NewDB() {
+  VersionEdit edit;
+  edit.SetComparatorName(icmp_.user_comparator()->Name());
+  edit.SetLogNumber(0);
+  edit.SetNextFile(2);
+  edit.SetLastSequence(0);
+  const uint64_t manifest_number = 1;
+  const std::string manifest = ManifestFileName(dbname_, manifest_number);
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->NewWritableFile(manifest, &file, wal_env_options_);
+  if (!s.ok()) return s;
+  {
+    log::Writer writer(file.get());
+    std::string record;
+    edit.EncodeTo(&record);
+    s = writer.AddRecord(record);
+    if (s.ok()) s = file->Sync();
+    if (s.ok()) s = file->Close();
+  }
+  if (s.ok()) s = SetCurrentFile(env_, dbname_, manifest_number);
+  if (!s.ok()) env_->RemoveFile(manifest).IgnoreError();  // best effort
+  return s;
+}
+
+Status DBImpl::Recover(VersionEdit* edit) {
+  mutex_.AssertHeld();
+  Status s = env_->FileExists(CurrentFileName(dbname_));
+  if (s.IsNotFound()) {
+    if (read_only_ || !options_.create_if_missing) {
+      return Status::InvalidArgument(
+          dbname_,
+          "does not exist (no CURRENT file; create_if_missing is "
+          "false)");
+    }
+    s = NewDB();
+    if (!s.ok()) return s;
+    Log(info_log_.get(), "Created new database %s", dbname_.c_str());
+  } else if (!s.ok()) {
+    return s;
+  } else if (options_.error_if_exists) {
+    return Status::InvalidArgument(dbname_, "exists (error_if_exists is true)");
+  }
+
+  bool save_manifest = false;
+  s = versions_->Recover(&save_manifest);
+  if (!s.ok()) return s;
+
+  std::vector<std::string> children;
+  s = env_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  s = CheckLiveFiles(children);
+  if (!s.ok()) return s;
+
+  // Replay the WALs at or after the MANIFEST's log number, oldest first.
+  const uint64_t min_log = versions_->LogNumber();
+  std::vector<uint64_t> logs;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type)) {
+      versions_->MarkFileNumberUsed(number);
+      if (type == FileType::kWalFile && number >= min_log) {
+        logs.push_back(number);
+      }
+    }
+  }
+  std::sort(logs.begin(), logs.end());
+  // The newest WAL with data is the only one a crash can have cut short.
+  // Empty WALs after it (a crash right after a WAL switch or during
+  // recovery) do not count.
+  size_t newest_with_data = 0;
+  for (size_t i = 0; i < logs.size(); ++i) {
+    uint64_t size = 0;
+    if (env_->GetFileSize(WalFileName(dbname_, logs[i]), &size).ok() &&
+        size > 0) {
+      newest_with_data = i;
+    }
+  }
+  SequenceNumber max_sequence = versions_->LastSequence();
+  bool stop_replay = false;
+  for (size_t i = 0; i < logs.size() && s.ok() && !stop_replay; ++i) {
+    s = RecoverLogFile(logs[i], i >= newest_with_data, edit, &max_sequence,
+                       &stop_replay);
+  }
+  if (!s.ok()) return s;
+  if (versions_->LastSequence() < max_sequence) {
+    versions_->SetLastSequence(max_sequence);
+  }
+  if (mem_ == nullptr) {
+    mem_ = new MemTable(
+        icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+  }
+  return Status::OK();
+}
+
+Status DBImpl::CheckLiveFiles(const std::vector<std::string>& children) {
+  std::set<uint64_t> on_disk_tables;
+  std::set<uint64_t> on_disk_logs;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type)) continue;
+    if (type == FileType::kTableFile) on_disk_tables.insert(number);
+    if (type == FileType::kWalFile) on_disk_logs.insert(number);
+  }
+  std::string missing;
+  std::set<uint64_t> live;
+  versions_->AddLiveFiles(&live);
+  for (uint64_t number : live) {
+    if (on_disk_tables.count(number) == 0) {
+      if (!missing.empty()) missing.append(", ");
+      missing.append(TableFileBaseName(number));
+    }
+  }
+  const uint64_t log_number = versions_->LogNumber();
+  if (log_number != 0 && on_disk_logs.count(log_number) == 0) {
+    if (!missing.empty()) missing.append(", ");
+    missing.append(WalFileName("", log_number).substr(1));
+  }
+  if (missing.empty()) return Status::OK();
+  const std::string what =
+      "files named by the MANIFEST are missing: " + missing +
+      " (the MANIFEST may have lost its tail; RepairDB rebuilds it from the "
+      "files on disk)";
+  if (options_.paranoid_checks) return Status::Corruption(dbname_, what);
+  Log(InfoLogLevel::kWarn, info_log_.get(), "%s", what.c_str());
+  return Status::OK();
+}
+
+Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
+                              VersionEdit* edit, SequenceNumber* max_sequence,
+                              bool* stop_replay) {
+  mutex_.AssertHeld();
+  const std::string fname = WalFileName(dbname_, log_number);
+  std::unique_ptr<SequentialFile> file;
+  Status s = env_->NewSequentialFile(fname, &file, wal_env_options_);
+  if (!s.ok()) return s;
+  LogReporter reporter;
+  reporter.fname = fname;
+  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0);
+  const WALRecoveryMode mode = options_.wal_recovery_mode;
+  Log(info_log_.get(), "Recovering log %s (%s)", fname.c_str(),
+      WALRecoveryModeName(mode));
+
+  std::string scratch;
+  Slice record;
+  WriteBatch batch;
+  uint64_t records = 0;
+  while (reader.ReadRecord(&record, &scratch)) {
+    if (!reporter.corruption.ok() &&
+        mode != WALRecoveryMode::kSkipAnyCorruptedRecords) {
+      break;  // damage before this record: the switch below decides
+    }
+    Status bs;
+    if (record.size() < WriteBatchInternal::kHeaderSize) {
+      bs = Status::Corruption(
+          "log " + fname, "record too small to be a write batch at offset " +
+                              std::to_string(reader.LastRecordOffset()));
+    } else {
+      bs = WriteBatchInternal::SetContents(&batch, record);
+      if (bs.ok()) bs = WriteBatchInternal::Validate(&batch);
+      if (!bs.ok()) {
+        bs = Status::Corruption("log " + fname,
+                                "bad write batch at offset " +
+                                    std::to_string(reader.LastRecordOffset()) +
+                                    ": " + bs.ToString());
+      }
+    }
+    if (!bs.ok()) {
+      if (mode == WALRecoveryMode::kSkipAnyCorruptedRecords) continue;
+      reporter.corruption = bs;
+      break;
+    }
+    if (mem_ == nullptr) {
+      mem_ = new MemTable(
+          icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+    }
+    s = WriteBatchInternal::InsertInto(&batch, mem_);
+    if (!s.ok()) return s;
+    ++records;
+    const SequenceNumber last = WriteBatchInternal::Sequence(&batch) +
+                                WriteBatchInternal::Count(&batch) - 1;
+    if (WriteBatchInternal::Count(&batch) > 0 && last > *max_sequence) {
+      *max_sequence = last;
+    }
+    if (!read_only_ &&
+        mem_->ApproximateMemoryUsage() > options_.write_buffer_size) {
+      FlushJobInfo info;
+      s = WriteLevel0Table(mem_, edit, "recovery", &info);
+      mem_->Unref();
+      mem_ = nullptr;
+      if (!s.ok()) return s;
+    }
+  }
+
+  // Apply the recovery mode to what the reader dropped.
+  if (!reporter.corruption.ok()) {
+    switch (mode) {
+      case WALRecoveryMode::kSkipAnyCorruptedRecords:
+        Log(InfoLogLevel::kWarn, info_log_.get(), "skipped: %s",
+            reporter.corruption.ToString().c_str());
+        break;
+      case WALRecoveryMode::kPointInTimeRecovery:
+        Log(InfoLogLevel::kWarn, info_log_.get(),
+            "point-in-time recovery stops at: %s",
+            reporter.corruption.ToString().c_str());
+        *stop_replay = true;
+        break;
+      default:
+        return reporter.corruption;
+    }
+  }
+  if (!reporter.torn_tail.ok()) {
+    switch (mode) {
+      case WALRecoveryMode::kAbsoluteConsistency:
+        return reporter.torn_tail;
+      case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        if (!last_log) {
+          // Only the newest WAL can have been cut by a crash.
+          return Status::Corruption(
+              reporter.torn_tail.ToString(),
+              "an older WAL is short or damaged at its end");
+        }
+        break;
+      case WALRecoveryMode::kPointInTimeRecovery:
+        *stop_replay = true;
+        break;
+      case WALRecoveryMode::kSkipAnyCorruptedRecords:
+        break;
+    }
+    Log(InfoLogLevel::kWarn, info_log_.get(), "dropped torn tail: %s",
+        reporter.torn_tail.ToString().c_str());
+  }
+  Log(info_log_.get(), "Recovered %" PRIu64 " batches from %s", records,
+      fname.c_str());
+
+  // Flush what was replayed, so the WAL can go.
+  if (!read_only_ && mem_ != nullptr && mem_->NumEntries() > 0) {
+    FlushJobInfo info;
+    s = WriteLevel0Table(mem_, edit, "recovery", &info);
+    mem_->Unref();
+    mem_ = nullptr;
+  }
+  return s;
+}
+
+Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
+                                const char* reason, FlushJobInfo* info) {
+  mutex_.AssertHeld();
+  const uint64_t number = versions_->NewFileNumber();
+  pending_outputs_.insert(number);
+  std::vector<SequenceNumber> snapshots = SnapshotSequences();
+  info->db_name = dbname_;
+  info->job_id = next_job_id_++;
+  info->flush_reason = reason;
+  info->file_path = TableFileName(dbname_, number);
+  info->file_number = number;
+  info->output_level = 0;
+  info->memtable_bytes = mem->ApproximateMemoryUsage();
+  info->num_entries = mem->NumEntries();
+  info->num_deletes = mem->NumDeletes();
+  info->triggered_writes_slowdown =
+      write_controller_.state() == WriteState::kDelayed;
+  info->triggered_writes_stop =
+      write_controller_.state() == WriteState::kStopped;
+  FileMetaData meta;
+  FlushJobStats stats;
+  Status s;
+  {
+    mutex_.Unlock();
+    for (const auto& l : options_.listeners) l->OnFlushBegin(this, *info);
+    FlushJob job(dbname_, env_, sst_env_options_, options_.rate_limiter.get(),
+                 TableOptionsForLevel(0), icmp_.user_comparator(), mem,
+                 std::move(snapshots), number);
+    s = job.Run(&meta);
+    stats = job.stats();
+    if (s.ok() && meta.file_size > 0) {
+      // Read the new table back before trusting it.
+      Cache::Handle* handle = nullptr;
+      s = table_cache_->FindTable(meta.number, meta.file_size, &handle);
+      if (s.ok()) table_cache_->Release(handle);
+    }
+    info->file_size = meta.file_size;
+    info->smallest_seqno = meta.smallest_seqno;
+    info->largest_seqno = meta.largest_seqno;
+    info->duration_micros = stats.micros;
+    info->status = s;
+    if (meta.file_size > 0 || !s.ok()) {
+      TableFileCreationInfo created;
+      created.db_name = dbname_;
+      created.job_id = info->job_id;
+      created.reason = std::string(reason) == "recovery" ? "recovery" : "flush";
+      created.file_path = info->file_path;
+      created.file_number = number;
+      created.file_size = meta.file_size;
+      created.level = 0;
+      created.status = s;
+      for (const auto& l : options_.listeners) l->OnTableFileCreated(created);
+    }
+    if (stats_ != nullptr && s.ok()) {
+      RecordTick(kFlushWriteBytes, meta.file_size);
+      RecordTick(kSstBytesWritten, meta.file_size);
+      MeasureTime(kFlushMicros, stats.micros);
+    }
+    mutex_.Lock();
+  }
+  if (!s.ok()) {
+    pending_outputs_.erase(number);
+    return s;
+  }
+  // The number stays in pending_outputs_ until the caller has installed
+  // the edit: until then no Version names the file.
+  if (meta.file_size > 0) {
+    edit->AddFile(0, meta);
+    CompactionStats cstats;
+    cstats.micros = stats.micros;
+    cstats.bytes_written = meta.file_size;
+    cstats.num_output_files = 1;
+    cstats.num_input_records = stats.input_entries;
+    cstats.num_dropped_records = stats.dropped_entries;
+    cstats.count = 1;
+    internal_stats_.AddFlushStats(cstats);
+  }
+  Log(info_log_.get(),
+      "Flushed memtable (%" PRIu64 " entries, %" PRIu64
+      " dropped) to %s: %" PRIu64 " bytes in %" PRIu64 " us",
+      stats.input_entries, stats.dropped_entries,
+      TableFileBaseName(number).c_str(), meta.file_size, stats.micros);
+  return Status::OK();
+}
+
+Status DBImpl::NewLogFile() {
+  mutex_.AssertHeld();
+  const uint64_t number = versions_->NewFileNumber();
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->NewWritableFile(WalFileName(dbname_, number), &file,
+                                   wal_env_options_);
+  // The WAL's directory entry must be durable before the MANIFEST names
+  // it or a synced write in it is acknowledged.
+  if (s.ok()) s = env_->SyncDir(dbname_);
+  if (!s.ok()) {
+    versions_->ReuseFileNumber(number);
+    return s;
+  }
+  logfile_ = std::move(file);
+  log_ = std::make_unique<log::Writer>(logfile_.get());
+  logfile_number_ = number;
+  mem_log_number_ = number;
+  log_dirty_ = false;
+  return s;
+}
+
+// ---------------------------------------------------------------- writes
+
+Status DBImpl::Put(const WriteOptions& options, const Slice& key,
+                   const Slice& value) {
+  WriteBatch batch;
+  Status s = batch.Put(key, value);
+  if (!s.ok()) return s;
+  return Write(options, &batch);
+}
+
+Status DBImpl::Delete(const WriteOptions& options, const Slice& key) {
+  WriteBatch batch;
+  Status s = batch.Delete(key);
+  if (!s.ok()) return s;
+  return Write(options, &batch);
+}
+
+Status DBImpl::SyncWAL() {
+  WriteOptions options;
+  options.sync = true;
+  WriteBatch empty;
+  return Write(options, &empty);
+}
+
+Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
+  const bool timed = TimerEnabled(kDbWriteMicros);
+  const uint64_t start = timed ? env_->NowMicros() : 0;
+  Status s = WriteImpl(options, updates);
+  if (timed) MeasureTime(kDbWriteMicros, env_->NowMicros() - start);
+  if (has_pending_events_.load(std::memory_order_acquire)) DeliverEvents();
+  return s;
+}
+
+Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
+  if (read_only_) {
+    return Status::NotSupported("write", "the DB is open read-only");
+  }
+  if (updates == nullptr) {
+    return Status::InvalidArgument("write", "the batch is null");
+  }
+  Writer w(&mutex_);
+  w.batch = updates;
+  w.sync = options.sync;
+  w.disable_wal = options.disableWAL;
+  w.no_slowdown = options.no_slowdown;
+
+  MutexLock l(&mutex_);
+  if (closed_) return Status::Aborted("DB closed");
+  writers_.push_back(&w);
+  for (;;) {
+    while (!w.done && w.insert_into == nullptr && &w != writers_.front()) {
+      w.cv.Wait();
+    }
+    if (w.insert_into == nullptr) break;
+    // The leader asks this member to insert its own batch in parallel.
+    MemTable* mem = w.insert_into;
+    w.insert_into = nullptr;
+    mutex_.Unlock();
+    Status s = WriteBatchInternal::InsertInto(w.batch, mem,
+                                              /*concurrent=*/true);
+    mutex_.Lock();
+    w.insert_status = s;
+    if (--*w.pending_inserts == 0) w.leader->cv.Signal();
+  }
+  if (w.done) return w.status;
+
+  // This writer leads a group.
+  Status status = MakeRoomForWrite(&w, WriteBatchInternal::ByteSize(updates));
+  SequenceNumber last_sequence = versions_->LastSequence();
+  Writer* last_writer = &w;
+  if (status.ok()) {
+    WriteBatch* group = BuildBatchGroup(&last_writer);
+    const uint32_t count = WriteBatchInternal::Count(group);
+    WriteBatchInternal::SetSequence(group, last_sequence + 1);
+    // With several members, each may insert its own batch in parallel:
+    // give each batch its place in the group's sequence range.
+    std::vector<Writer*> members;
+    if (options_.allow_concurrent_memtable_write && group != w.batch) {
+      SequenceNumber seq = last_sequence + 1;
+      for (Writer* m : writers_) {
+        members.push_back(m);
+        WriteBatchInternal::SetSequence(m->batch, seq);
+        seq += WriteBatchInternal::Count(m->batch);
+        if (m == last_writer) break;
+      }
+    }
+    last_sequence += count;
+    const uint64_t user_bytes = group->DataSize();
+    uint64_t group_size = 0;
+    for (Writer* m : writers_) {
+      ++group_size;
+      if (m == last_writer) break;
+    }
+    bool wal_failed = false;
+    {
+      // The queue keeps other writers out; readers only need the
+      // memtable's lock-free reads.
+      mutex_.Unlock();
+      uint64_t wal_bytes = 0;
+      if (!w.disable_wal && count > 0) {
+        Slice contents = WriteBatchInternal::Contents(group);
+        status = log_->AddRecord(contents);
+        wal_bytes = contents.size();
+        log_dirty_ = true;
+      }
+      if (status.ok() && w.sync && !w.disable_wal && log_dirty_) {
+        status = logfile_->Sync();
+        if (status.ok()) log_dirty_ = false;
+      }
+      wal_failed = !status.ok();
+      if (status.ok() && count > 0 && members.empty()) {
+        status = WriteBatchInternal::InsertInto(group, mem_);
+      } else if (status.ok() && count > 0) {
+        int pending = static_cast<int>(members.size()) - 1;
+        mutex_.Lock();
+        for (Writer* m : members) {
+          if (m == &w) continue;
+          m->insert_into = mem_;
+          m->pending_inserts = &pending;
+          m->leader = &w;
+          m->cv.Signal();
+        }
+        mutex_.Unlock();
+        status = WriteBatchInternal::InsertInto(w.batch, mem_,
+                                                /*concurrent=*/true);
+        mutex_.Lock();
+        while (pending > 0) w.cv.Wait();
+        for (Writer* m : members) {
+          if (status.ok() && !m->insert_status.ok()) status = m->insert_status;
+        }
+        mutex_.Unlock();
+      }
+      if (status.ok() && stats_ != nullptr) {
+        RecordTick(kBytesWritten, user_bytes);
+        RecordTick(kNumberKeysWritten, count);
+        if (wal_bytes > 0) {
+          RecordTick(kWalFileBytes, wal_bytes);
+          RecordTick(kWriteWithWal);
+        }
+        if (w.sync && !w.disable_wal) RecordTick(kWalFileSynced);
+      }
+      mutex_.Lock();
+      if (status.ok()) {
+        internal_stats_.AddUserBytes(user_bytes, count, group_size);
+        internal_stats_.AddWalBytes(wal_bytes, w.sync ? 1 : 0);
+      }
+    }
+    if (!status.ok()) {
+      // The WAL (or memtable) state is unknown: refuse further writes.
+      RecordBackgroundError(status, wal_failed
+                                        ? BackgroundErrorReason::kWriteCallback
+                                        : BackgroundErrorReason::kMemTable);
+    }
+    if (group == &tmp_batch_) tmp_batch_.Clear();
+    if (status.ok()) versions_->SetLastSequence(last_sequence);
+  }
+
+  for (;;) {
+    Writer* ready = writers_.front();
+    writers_.pop_front();
+    if (ready != &w) {
+      ready->status = status;
+      ready->done = true;
+      ready->cv.Signal();
+    }
+    if (ready == last_writer) break;
+  }
+  if (!writers_.empty()) writers_.front()->cv.Signal();
+  return status;
+}
+
+WriteBatch* DBImpl::BuildBatchGroup(Writer** last_writer) {
+  mutex_.AssertHeld();
+  Writer* first = writers_.front();
+  WriteBatch* result = first->batch;
+  size_t size = WriteBatchInternal::ByteSize(first->batch);
+  // A small write does not wait for a big group.
+  size_t max_size = kMaxBatchGroupBytes;
+  if (size <= (128 << 10)) max_size = size + (128 << 10);
+  *last_writer = first;
+  for (auto it = writers_.begin() + 1; it != writers_.end(); ++it) {
+    Writer* w = *it;
+    if (w->batch == nullptr) break;  // a Flush waiting for its turn
+    // Never make a non-sync leader carry a sync write, never mix WAL and
+    // no-WAL writes, and never make a no_slowdown writer wait.
+    if (w->sync && !first->sync) break;
+    if (w->disable_wal != first->disable_wal) break;
+    if (w->no_slowdown != first->no_slowdown) break;
+    size += WriteBatchInternal::ByteSize(w->batch);
+    if (size > max_size) break;
+    if (result == first->batch) {
+      result = &tmp_batch_;
+      tmp_batch_.Clear();
+      Status s = WriteBatchInternal::Append(result, first->batch);
+      assert(s.ok());
+      s.IgnoreError();  // appending a valid batch cannot fail
+    }
+    Status s = WriteBatchInternal::Append(result, w->batch);
+    assert(s.ok());
+    s.IgnoreError();
+    *last_writer = w;
+  }
+  return result;
+}
+
+bool DBImpl::ActiveMemTableFull() const {
+  return mem_->ApproximateMemoryUsage() >= options_.write_buffer_size;
+}
+
+void DBImpl::UpdateWriteController() {
+  mutex_.AssertHeld();
+  if (versions_ == nullptr || mem_ == nullptr) return;
+  Version* current = versions_->current();
+  StallInputs in;
+  in.num_memtables =
+      static_cast<int>(imm_.size()) + (ActiveMemTableFull() ? 1 : 0);
+  in.l0_files = current->NumFiles(0);
+  in.pending_compaction_bytes = current->EstimatedPendingCompactionBytes();
+  const WriteState before = write_controller_.state();
+  const StallCause cause_before = write_controller_.cause();
+  if (write_controller_.Update(in)) {
+    Log(info_log_.get(), "Write stall state %s (%s) -> %s (%s)",
+        WriteStateName(before), StallCauseName(cause_before),
+        WriteStateName(write_controller_.state()),
+        StallCauseName(write_controller_.cause()));
+    bg_cv_.SignalAll();
+    if (!options_.listeners.empty()) {
+      WriteStallInfo info;
+      info.db_name = dbname_;
+      info.cause = StallCauseName(write_controller_.cause());
+      info.prev_state = WriteStateName(before);
+      info.cur_state = WriteStateName(write_controller_.state());
+      QueueEvent([this, info] {
+        for (const auto& l : options_.listeners) {
+          l->OnStallConditionsChanged(info);
+        }
+      });
+    }
+  }
+}
+
+void DBImpl::WaitWhileStopped(StallCause cause) {
+  const uint64_t start = env_->NowMicros();
+  bg_cv_.Wait();
+  RecordStall(cause, /*stopped=*/true, env_->NowMicros() - start);
+}
+
+void DBImpl::RecordStall(StallCause cause, bool stopped, uint64_t micros) {
+  write_controller_.RecordStall(cause, stopped, micros);
+  if (stats_ == nullptr) return;
+  RecordTick(kStallMicros, micros);
+  RecordTick(stopped ? kWritesStopped : kWritesDelayed);
+  MeasureTime(kWriteStallMicros, micros);
+  switch (cause) {
+    case StallCause::kMemtableLimit:
+      RecordTick(kStallMemtableLimitMicros, micros);
+      break;
+    case StallCause::kL0Slowdown:
+      RecordTick(kStallL0SlowdownMicros, micros);
+      break;
+    case StallCause::kL0Stop:
+      RecordTick(kStallL0StopMicros, micros);
+      break;
+    case StallCause::kPendingCompactionSlowdown:
+      RecordTick(kStallPendingCompactionSlowdownMicros, micros);
+      break;
+    case StallCause::kPendingCompactionStop:
+      RecordTick(kStallPendingCompactionStopMicros, micros);
+      break;
+    default:
+      break;
+  }
+}
+
+void DBImpl::QueueEvent(std::function<void()> event) {
+  pending_events_.push_back(std::move(event));
+  has_pending_events_.store(true, std::memory_order_release);
+}
+
+void DBImpl::DeliverEvents() {
+  std::vector<std::function<void()>> events;
+  {
+    MutexLock l(&mutex_);
+    events.swap(pending_events_);
+    has_pending_events_.store(false, std::memory_order_release);
+  }
+  for (auto& e : events) e();
+}
+
+void DBImpl::NotifyTableFileDeleted(uint64_t number, const Status& s) {
+  RecordTick(kFilesDeleted);
+  if (options_.listeners.empty()) return;
+  TableFileDeletionInfo info;
+  info.db_name = dbname_;
+  info.file_path = TableFileName(dbname_, number);
+  info.file_number = number;
+  info.status = s;
+  for (const auto& l : options_.listeners) l->OnTableFileDeleted(info);
+}
+
+Status DBImpl::NotifyBackgroundError(BackgroundErrorReason reason, Status s) {
+  for (const auto& l : options_.listeners) l->OnBackgroundError(reason, &s);
+  return s;
+}
+
+Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
+  mutex_.AssertHeld();
+  bool delayed = false;
+  for (;;) {
+    if (!bg_error_.ok()) return bg_error_;
+    if (shutting_down_.load(std::memory_order_acquire)) {
+      return Status::Aborted("DB closed");
+    }
+    const WriteState state = write_controller_.state();
+    const StallCause cause = write_controller_.cause();
+    if (state == WriteState::kStopped) {
+      if (leader->no_slowdown) return Status::Incomplete("write stall");
+      WaitWhileStopped(cause);
+      UpdateWriteController();
+      continue;
+    }
+    if (state == WriteState::kDelayed && !delayed) {
+      if (leader->no_slowdown) return Status::Incomplete("write stall");
+      delayed = true;  // pay once per write, then re-check
+      const uint64_t delay =
+          write_controller_.GetDelay(env_->NowMicros(), batch_bytes);
+      if (delay > 0) {
+        mutex_.Unlock();
+        env_->SleepForMicroseconds(static_cast<int>(delay));
+        mutex_.Lock();
+        RecordStall(cause, /*stopped=*/false, delay);
+        continue;
+      }
+    }
+    if (!ActiveMemTableFull()) return Status::OK();
+    if (static_cast<int>(imm_.size()) + 1 >= options_.max_write_buffer_number) {
+      // No room for another immutable memtable: wait for a flush.
+      UpdateWriteController();
+      if (write_controller_.state() != WriteState::kStopped) {
+        // The controller knows better (should not happen); wait anyway.
+        if (leader->no_slowdown) return Status::Incomplete("write stall");
+        WaitWhileStopped(StallCause::kMemtableLimit);
+      }
+      continue;
+    }
+    Status s = SwitchMemtable();
+    if (!s.ok()) return s;
+  }
+}
+
+Status DBImpl::SwitchMemtable() {
+  mutex_.AssertHeld();
+  // Sync the old WAL before any later write can be acknowledged as synced:
+  // a sync on the new WAL must not outlive unsynced data in the old one.
+  std::unique_ptr<WritableFile> old_file = std::move(logfile_);
+  std::unique_ptr<log::Writer> old_log = std::move(log_);
+  const uint64_t old_mem_log = mem_log_number_;
+  Status s = NewLogFile();
+  if (!s.ok()) {
+    logfile_ = std::move(old_file);
+    log_ = std::move(old_log);
+    mem_log_number_ = old_mem_log;
+    RecordBackgroundError(s, BackgroundErrorReason::kWriteCallback);
+    return s;
+  }
+  if (old_file != nullptr) {
+    mutex_.Unlock();
+    Status close = old_file->Sync();
+    if (close.ok()) close = old_file->Close();
+    mutex_.Lock();
+    if (!close.ok()) {
+      RecordBackgroundError(close, BackgroundErrorReason::kWriteCallback);
+      return close;
+    }
+  }
+  imm_.push_back({mem_, old_mem_log});
+  mem_ = new MemTable(icmp_,
+                      MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+  UpdateWriteController();
+  MaybeScheduleFlush();
+  return Status::OK();
+}
+
+void DBImpl::RecordBackgroundError(const Status& error,
+                                   BackgroundErrorReason reason) {
+  mutex_.AssertHeld();
+  if (error.ok() || !bg_error_.ok()) return;
+  Status s = error;
+  if (!options_.listeners.empty()) {
+    mutex_.Unlock();
+    s = NotifyBackgroundError(reason, s);
+    mutex_.Lock();
+    if (s.ok()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(),
+          "Background error cleared by a listener: %s",
+          error.ToString().c_str());
+      return;
+    }
+    if (!bg_error_.ok()) return;
+  }
+  bg_error_ = s;
+  Log(InfoLogLevel::kError, info_log_.get(), "Background error: %s",
+      s.ToString().c_str());
+  bg_cv_.SignalAll();
+}
+
+// ---------------------------------------------------------------- reads
+
+Status DBImpl::Get(const ReadOptions& options, const Slice& key,
+                   std::string* value) {
+  const bool timed = TimerEnabled(kDbGetMicros);
+  const uint64_t start = timed ? env_->NowMicros() : 0;
+  MemTable* mem;
+  std::vector<MemTable*> imms;
+  Version* current;
+  SequenceNumber sequence;
+  {
+    MutexLock l(&mutex_);
+    if (closed_) return Status::Aborted("DB closed");
+    sequence = options.snapshot != nullptr
+                   ? options.snapshot->GetSequenceNumber()
+                   : versions_->LastSequence();
+    mem = mem_;
+    mem->Ref();
+    for (auto it = imm_.rbegin(); it != imm_.rend(); ++it) {
+      it->mem->Ref();
+      imms.push_back(it->mem);  // newest first
+    }
+    current = versions_->current();
+    current->Ref();
+  }
+
+  LookupKey lkey(key, sequence);
+  Status s;
+  bool done = mem->Get(lkey, value, &s);
+  for (size_t i = 0; !done && i < imms.size(); ++i) {
+    done = imms[i]->Get(lkey, value, &s);
+  }
+  if (stats_ != nullptr) {
+    RecordTick(done ? kMemtableHit : kMemtableMiss);
+  }
+  if (!done) s = current->Get(options, lkey, value);
+  if (stats_ != nullptr) {
+    RecordTick(kNumberKeysRead);
+    if (s.ok()) {
+      RecordTick(kNumberKeysFound);
+      RecordTick(kBytesRead, value->size());
+    }
+    if (timed) MeasureTime(kDbGetMicros, env_->NowMicros() - start);
+  }
+
+  mem->Unref();
+  for (MemTable* m : imms) m->Unref();
+  MutexLock l(&mutex_);
+  current->Unref();
+  return s;
+}
+
+namespace {
+
+struct IterState {
+  Mutex* mu;
+  Version* version;
+  std::vector<MemTable*> mems;
+};
+
+void CleanupIterState(void* arg1, void* /*arg2*/) {
+  IterState* state = static_cast<IterState*>(arg1);
+  for (MemTable* m : state->mems) m->Unref();
+  {
+    MutexLock l(state->mu);
+    state->version->Unref();
+  }
+  delete state;
+}
+
+}  // namespace
+
+Iterator* DBImpl::NewInternalIterator(const ReadOptions& options,
+                                      SequenceNumber* sequence) {
+  std::vector<Iterator*> children;
+  IterState* state = new IterState;
+  state->mu = &mutex_;
+  {
+    MutexLock l(&mutex_);
+    if (closed_) {
+      delete state;
+      return NewErrorIterator(Status::Aborted("DB closed"));
+    }
+    *sequence = options.snapshot != nullptr
+                    ? options.snapshot->GetSequenceNumber()
+                    : versions_->LastSequence();
+    children.push_back(mem_->NewIterator());
+    state->mems.push_back(mem_);
+    mem_->Ref();
+    for (auto it = imm_.rbegin(); it != imm_.rend(); ++it) {
+      children.push_back(it->mem->NewIterator());
+      it->mem->Ref();
+      state->mems.push_back(it->mem);
+    }
+    state->version = versions_->current();
+    state->version->Ref();
+  }
+  state->version->AddIterators(options, &children);
+  Iterator* merged = NewMergingIterator(&icmp_, children.data(),
+                                        static_cast<int>(children.size()));
+  merged->RegisterCleanup(CleanupIterState, state, nullptr);
+  return merged;
+}
+
+Iterator* DBImpl::NewIterator(const ReadOptions& options) {
+  SequenceNumber sequence;
+  Iterator* internal = NewInternalIterator(options, &sequence);
+  RecordTick(kNumberIteratorsCreated);
+  return NewDBIterator(icmp_.user_comparator(), internal, sequence);
+}
+
+const Snapshot* DBImpl::GetSnapshot() {
+  MutexLock l(&mutex_);
+  SnapshotImpl* s = new SnapshotImpl(versions_->LastSequence());
+  snapshots_.push_back(s);
+  return s;
+}
+
+void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) {
+  if (snapshot == nullptr) return;
+  MutexLock l(&mutex_);
+  auto it = std::find(snapshots_.begin(), snapshots_.end(), snapshot);
+  if (it == snapshots_.end()) return;  // not ours or released twice
+  SnapshotImpl* s = *it;
+  snapshots_.erase(it);
+  delete s;
+}
+
+std::vector<SequenceNumber> DBImpl::SnapshotSequences() const {
+  std::vector<SequenceNumber> result;
+  for (const SnapshotImpl* s : snapshots_) result.push_back(s->sequence_);
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+uint64_t DBImpl::GetLatestSequenceNumber() const {
+  MutexLock l(&mutex_);
+  return versions_ != nullptr ? versions_->LastSequence() : 0;
+}
+
+// ---------------------------------------------------------------- background
+
+TableOptions DBImpl::TableOptionsForLevel(int level) const {
+  TableOptions t = table_options_;
+  if (!options_.compression_per_level.empty()) {
+    const size_t i = std::min(static_cast<size_t>(level),
+                              options_.compression_per_level.size() - 1);
+    t.compression = options_.compression_per_level[i];
+  }
+  t.creation_time = env_->NowWallSeconds();
+  return t;
+}
+
+void DBImpl::MaybeScheduleFlush() {
+  mutex_.AssertHeld();
+  if (bg_flush_scheduled_ || imm_.empty() || read_only_ ||
+      shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) {
+    return;
+  }
+  bg_flush_scheduled_ = true;
+  env_->Schedule(&DBImpl::BGWorkFlush, this, Env::Priority::kHigh);
+}
+
+void DBImpl::MaybeScheduleCompaction() {
+  mutex_.AssertHeld();
+  if (read_only_ || options_.disable_auto_compactions ||
+      shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) {
+    return;
+  }
+  // One job at a time is queued; a job that picks a compaction queues the
+  // next one (BackgroundCompaction), so parallel jobs only start when
+  // there is something for them to pick.
+  if (bg_compactions_scheduled_ < options_.max_background_compactions &&
+      bg_compactions_scheduled_ == running_compactions_ &&
+      versions_->picker()->NeedsCompaction(versions_->current())) {
+    ++bg_compactions_scheduled_;
+    env_->Schedule(&DBImpl::BGWorkCompaction, this, Env::Priority::kLow);
+  }
+}
+
+// The job stays counted (bg_flush_scheduled_, bg_compactions_scheduled_)
+// until its events are delivered: Close waits for the count, so the DB
+// outlives every use of it by the job.
+void DBImpl::BGWorkFlush(void* arg) {
+  DBImpl* db = static_cast<DBImpl*>(arg);
+  db->BackgroundFlush();
+  db->DeliverEvents();
+  MutexLock l(&db->mutex_);
+  db->bg_flush_scheduled_ = false;
+  db->MaybeScheduleFlush();  // memtables made immutable meanwhile
+  db->bg_cv_.SignalAll();
+}
+
+void DBImpl::BGWorkCompaction(void* arg) {
+  DBImpl* db = static_cast<DBImpl*>(arg);
+  const bool picked = db->BackgroundCompaction();
+  db->DeliverEvents();
+  MutexLock l(&db->mutex_);
+  --db->bg_compactions_scheduled_;
+  // A job that found nothing to pick does not queue another: the next
+  // flush or finished compaction will.
+  if (picked) db->MaybeScheduleCompaction();
+  db->bg_cv_.SignalAll();
+}
+
+void DBImpl::BackgroundFlush() {
+  MutexLock l(&mutex_);
+  assert(bg_flush_scheduled_);
+  while (!imm_.empty() && bg_error_.ok() &&
+         !shutting_down_.load(std::memory_order_acquire)) {
+    Status s = FlushOldestImmutable();
+    if (!s.ok()) {
+      RecordBackgroundError(s, BackgroundErrorReason::kFlush);
+      break;
+    }
+  }
+  MaybeScheduleCompaction();
+}
+
+Status DBImpl::FlushOldestImmutable() {
+  mutex_.AssertHeld();
+  MemTable* mem = imm_.front().mem;
+  VersionEdit edit;
+  FlushJobInfo info;
+  Status s = WriteLevel0Table(mem, &edit, "write_buffer_full", &info);
+  if (!s.ok()) return s;
+  // The flushed memtable's WAL is no longer needed once this edit is
+  // durable: recovery starts at the next memtable's WAL.
+  const uint64_t next_log =
+      imm_.size() > 1 ? imm_[1].log_number : mem_log_number_;
+  edit.SetLogNumber(next_log);
+  s = versions_->LogAndApply(&edit, &mutex_);
+  pending_outputs_.erase(info.file_number);
+  if (!s.ok()) return s;
+  imm_.pop_front();
+  mem->Unref();
+  if (!options_.listeners.empty()) {
+    QueueEvent([this, info] {
+      for (const auto& l : options_.listeners) l->OnFlushCompleted(this, info);
+    });
+  }
+  RemoveObsoleteFiles();
+  UpdateWriteController();
+  bg_cv_.SignalAll();
+  return Status::OK();
+}
+
+bool DBImpl::BackgroundCompaction() {
+  MutexLock l(&mutex_);
+  assert(bg_compactions_scheduled_ > 0);
+  bool picked = false;
+  if (bg_error_.ok() && !shutting_down_.load(std::memory_order_acquire)) {
+    Compaction* c = versions_->picker()->PickCompaction(versions_->current());
+    if (c != nullptr) {
+      picked = true;
+      ++running_compactions_;
+      // Another may be pickable in parallel now that these inputs are
+      // taken.
+      MaybeScheduleCompaction();
+      Status s = RunCompaction(c);
+      if (!s.ok() && !shutting_down_.load(std::memory_order_acquire)) {
+        RecordBackgroundError(s, BackgroundErrorReason::kCompaction);
+      }
+      --running_compactions_;
+    }
+  }
+  return picked;
+}
+
+uint64_t DBImpl::NewOutputFileNumber() {
+  MutexLock l(&mutex_);
+  const uint64_t number = versions_->NewFileNumber();
+  pending_outputs_.insert(number);
+  return number;
+}
+
+Status DBImpl::RunCompaction(Compaction* c) {
+  mutex_.AssertHeld();
+  Status s;
+  CompactionStats cstats;
+  cstats.count = 1;
+  const bool notify = !options_.listeners.empty();
+  CompactionJobInfo info;
+  if (notify) {
+    info.db_name = dbname_;
+    info.job_id = next_job_id_++;
+    info.compaction_reason = CompactionReasonName(c->reason());
+    info.base_input_level = c->level();
+    info.output_level = c->output_level();
+    info.is_trivial_move = c->IsTrivialMove();
+    for (int which = 0; which < 2; ++which) {
+      for (const FileMetaData* f : c->inputs(which)) {
+        info.input_files.push_back(TableFileName(dbname_, f->number));
+        info.input_bytes += f->file_size;
+      }
+    }
+  }
+  if (c->IsTrivialMove()) {
+    if (notify) {
+      QueueEvent([this, info] {
+        for (const auto& l : options_.listeners) {
+          l->OnCompactionBegin(this, info);
+        }
+      });
+    }
+    FileMetaData* f = c->input(0, 0);
+    c->edit()->RemoveFile(c->level(), f->number);
+    c->edit()->AddFile(c->output_level(), *f);
+    s = versions_->LogAndApply(c->edit(), &mutex_);
+    cstats.bytes_moved = f->file_size;
+    cstats.num_input_files_in_non_output_levels = 1;
+    Log(info_log_.get(), "Moved %s to level %d (%" PRIu64 " bytes): %s",
+        TableFileBaseName(f->number).c_str(), c->output_level(), f->file_size,
+        s.ToString().c_str());
+  } else {
+    std::vector<SequenceNumber> snapshots = SnapshotSequences();
+    CompactionJob job(
+        dbname_, env_, sst_env_options_, options_.rate_limiter.get(),
+        TableOptionsForLevel(c->output_level()), icmp_.user_comparator(),
+        versions_.get(), c, std::move(snapshots),
+        [this] { return NewOutputFileNumber(); }, &shutting_down_);
+    mutex_.Unlock();
+    for (const auto& l : options_.listeners) l->OnCompactionBegin(this, info);
+    s = job.Run();
+    if (notify) {
+      for (const FileMetaData& f : job.outputs()) {
+        TableFileCreationInfo created;
+        created.db_name = dbname_;
+        created.job_id = info.job_id;
+        created.reason = "compaction";
+        created.file_path = TableFileName(dbname_, f.number);
+        created.file_number = f.number;
+        created.file_size = f.file_size;
+        created.level = c->output_level();
+        created.status = s;
+        for (const auto& l : options_.listeners) l->OnTableFileCreated(created);
+      }
+    }
+    mutex_.Lock();
+    if (s.ok()) {
+      job.AddToEdit(c->edit());
+      s = versions_->LogAndApply(c->edit(), &mutex_);
+    }
+    for (const FileMetaData& f : job.outputs()) {
+      pending_outputs_.erase(f.number);
+    }
+    const CompactionJobStats& js = job.stats();
+    cstats.micros = js.micros;
+    cstats.bytes_read_non_output_levels = js.bytes_read_input_level;
+    cstats.bytes_read_output_level = js.bytes_read_output_level;
+    cstats.bytes_written = js.bytes_written;
+    cstats.num_input_files_in_non_output_levels = js.input_files_input_level;
+    cstats.num_input_files_in_output_level = js.input_files_output_level;
+    cstats.num_output_files = static_cast<int>(job.outputs().size());
+    cstats.num_input_records = js.input_records;
+    cstats.num_dropped_records = js.dropped_records;
+    if (stats_ != nullptr && s.ok()) {
+      RecordTick(kCompactReadBytes,
+                 js.bytes_read_input_level + js.bytes_read_output_level);
+      RecordTick(kCompactWriteBytes, js.bytes_written);
+      RecordTick(kSstBytesWritten, js.bytes_written);
+      RecordTick(kCompactionKeyDropObsolete, js.dropped_records);
+      MeasureTime(kCompactionMicros, js.micros);
+    }
+    if (notify) {
+      for (const FileMetaData& f : job.outputs()) {
+        info.output_files.push_back(TableFileName(dbname_, f.number));
+      }
+      info.input_records = js.input_records;
+      info.output_bytes = js.bytes_written;
+      info.output_records = js.output_records;
+      info.records_dropped = js.dropped_records;
+      info.duration_micros = js.micros;
+    }
+    Log(info_log_.get(),
+        "Compacted L%d (%d files) + L%d (%d files) -> %zu files at L%d: "
+        "read %" PRIu64 " bytes, wrote %" PRIu64 " bytes, dropped %" PRIu64
+        " of %" PRIu64 " entries in %" PRIu64 " us (%s): %s",
+        c->level(), js.input_files_input_level, c->output_level(),
+        js.input_files_output_level, job.outputs().size(), c->output_level(),
+        js.bytes_read_input_level + js.bytes_read_output_level,
+        js.bytes_written, js.dropped_records, js.input_records, js.micros,
+        CompactionReasonName(c->reason()), s.ToString().c_str());
+  }
+  if (s.ok()) internal_stats_.AddCompactionStats(c->output_level(), cstats);
+  if (notify) {
+    info.status = s;
+    QueueEvent([this, info] {
+      for (const auto& l : options_.listeners) {
+        l->OnCompactionCompleted(this, info);
+      }
+    });
+  }
+  c->ReleaseInputs();
+  delete c;
+  RemoveObsoleteFiles();
+  UpdateWriteController();
+  return s;
+}
+
+void DBImpl::RemoveObsoleteFiles() {
+  mutex_.AssertHeld();
+  if (!bg_error_.ok() || read_only_ || versions_ == nullptr) return;
+  std::set<uint64_t> live = pending_outputs_;
+  versions_->AddLiveFiles(&live);
+  std::vector<std::string> children;
+  env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
+  const uint64_t log_number = versions_->LogNumber();
+  const uint64_t manifest_number = versions_->ManifestFileNumber();
+  std::vector<std::string> to_delete;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type)) continue;
+    bool keep = true;
+    switch (type) {
+      case FileType::kWalFile:
+        keep = number >= log_number;
+        break;
+      case FileType::kManifestFile:
+        keep = number >= manifest_number;
+        break;
+      case FileType::kTableFile:
+      case FileType::kTempFile:
+        keep = live.count(number) > 0;
+        break;
+      default:
+        break;
+    }
+    if (!keep) {
+      if (type == FileType::kTableFile) table_cache_->Evict(number);
+      to_delete.push_back(child);
+    }
+  }
+  if (to_delete.empty()) return;
+  mutex_.Unlock();
+  for (const std::string& name : to_delete) {
+    Status s = env_->RemoveFile(dbname_ + "/" + name);
+    Log(info_log_.get(), "Delete %s: %s", name.c_str(), s.ToString().c_str());
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(name, &number, &type) && type == FileType::kTableFile) {
+      NotifyTableFileDeleted(number, s);
+    }
+  }
+  mutex_.Lock();
+}
+
+// ---------------------------------------------------------------- maintenance
+
+Status DBImpl::Flush(const FlushOptions& options) {
+  Status s = FlushImpl(options);
+  DeliverEvents();
+  return s;
+}
+
+Status DBImpl::FlushImpl(const FlushOptions& options) {
+  if (read_only_) return Status::NotSupported("flush", "the DB is read-only");
+  // Switch through the write queue so no write is in flight.
+  Writer w(&mutex_);  // batch == nullptr: never joins a write group
+  MutexLock l(&mutex_);
+  if (closed_) return Status::Aborted("DB closed");
+  writers_.push_back(&w);
+  while (&w != writers_.front()) w.cv.Wait();
+  Status s = bg_error_;
+  if (s.ok() && mem_->NumEntries() > 0) {
+    while (s.ok() && static_cast<int>(imm_.size()) + 1 >=
+                         options_.max_write_buffer_number) {
+      WaitWhileStopped(StallCause::kMemtableLimit);
+      s = bg_error_;
+    }
+    if (s.ok()) s = SwitchMemtable();
+  }
+  writers_.pop_front();
+  if (!writers_.empty()) writers_.front()->cv.Signal();
+  if (s.ok() && options.wait) {
+    while (!imm_.empty() && bg_error_.ok()) bg_cv_.Wait();
+    s = bg_error_;
+  }
+  return s;
+}
+
+Status DBImpl::WaitForCompact() {
+  MutexLock l(&mutex_);
+  for (;;) {
+    if (!bg_error_.ok()) return bg_error_;
+    if (closed_) return Status::Aborted("DB closed");
+    MaybeScheduleFlush();
+    MaybeScheduleCompaction();
+    if (!HasBackgroundWork()) return Status::OK();
+    bg_cv_.Wait();
+  }
+}
+
+Status DBImpl::CompactRange(const CompactRangeOptions& options,
+                            const Slice* begin, const Slice* end) {
+  Status s = CompactRangeImpl(options, begin, end);
+  DeliverEvents();
+  return s;
+}
+
+Status DBImpl::CompactRangeImpl(const CompactRangeOptions& /*options*/,
+                                const Slice* begin, const Slice* end) {
+  if (read_only_) {
+    return Status::NotSupported("compact range", "the DB is read-only");
+  }
+  Status s = FlushImpl(FlushOptions());
+  if (!s.ok()) return s;
+  InternalKey begin_key, end_key;
+  if (begin != nullptr) {
+    begin_key = InternalKey(*begin, kMaxSequenceNumber, kValueTypeForSeek);
+  }
+  if (end != nullptr) end_key = InternalKey(*end, 0, kTypeDeletion);
+  const InternalKey* b = begin != nullptr ? &begin_key : nullptr;
+  const InternalKey* e = end != nullptr ? &end_key : nullptr;
+
+  MutexLock l(&mutex_);
+  ++manual_compactions_;
+  // The deepest level holding data in the range; L0 always goes to L1
+  // at least.
+  int max_level = 1;
+  {
+    Version* v = versions_->current();
+    for (int level = 1; level < v->num_levels(); ++level) {
+      std::vector<FileMetaData*> files;
+      v->GetOverlappingInputs(level, b, e, &files);
+      if (!files.empty()) max_level = level;
+    }
+  }
+  for (int level = 0; level < max_level && s.ok(); ++level) {
+    for (;;) {
+      if (!bg_error_.ok()) {
+        s = bg_error_;
+        break;
+      }
+      if (shutting_down_.load(std::memory_order_acquire)) {
+        s = Status::Aborted("DB closed");
+        break;
+      }
+      std::vector<FileMetaData*> files;
+      versions_->current()->GetOverlappingInputs(level, b, e, &files);
+      if (files.empty()) break;
+      Compaction* c =
+          versions_->picker()->CompactRange(versions_->current(), level, b, e);
+      if (c == nullptr) {
+        // Some inputs are being compacted: wait for that job, then retry.
+        if (!HasBackgroundWork()) break;
+        bg_cv_.Wait();
+        continue;
+      }
+      s = RunCompaction(c);
+      if (!s.ok()) break;
+    }
+  }
+  --manual_compactions_;
+  MaybeScheduleCompaction();
+  bg_cv_.SignalAll();
+  return s;
+}
+
+Status DBImpl::GetApproximateSizes(const Range* ranges, int n,
+                                   uint64_t* sizes) {
+  Version* v;
+  {
+    MutexLock l(&mutex_);
+    if (closed_) return Status::Aborted("DB closed");
+    v = versions_->current();
+    v->Ref();
+  }
+  for (int i = 0; i < n; ++i) {
+    InternalKey k1(ranges[i].start, kMaxSequenceNumber, kValueTypeForSeek);
+    InternalKey k2(ranges[i].limit, kMaxSequenceNumber, kValueTypeForSeek);
+    const uint64_t start = versions_->ApproximateOffsetOf(v, k1);
+    const uint64_t limit = versions_->ApproximateOffsetOf(v, k2);
+    sizes[i] = limit >= start ? limit - start : 0;
+  }
+  MutexLock l(&mutex_);
+  v->Unref();
+  return Status::OK();
+}
+
+void DBImpl::GetLiveFilesMetaData(std::vector<LiveFileMetaData>* files) {
+  files->clear();
+  MutexLock l(&mutex_);
+  if (closed_) return;
+  Version* v = versions_->current();
+  for (int level = 0; level < v->num_levels(); ++level) {
+    for (const FileMetaData* f : v->files(level)) {
+      LiveFileMetaData m;
+      m.name = TableFileBaseName(f->number);
+      m.level = level;
+      m.file_number = f->number;
+      m.size = f->file_size;
+      m.smallest_key = f->smallest.user_key().ToString();
+      m.largest_key = f->largest.user_key().ToString();
+      m.smallest_seqno = f->smallest_seqno;
+      m.largest_seqno = f->largest_seqno;
+      m.being_compacted = f->being_compacted;
+      files->push_back(std::move(m));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- properties
+
+std::vector<LevelState> DBImpl::LevelStates() {
+  std::vector<LevelState> states;
+  Version* v = versions_->current();
+  for (int level = 0; level < v->num_levels(); ++level) {
+    LevelState st;
+    st.num_files = v->NumFiles(level);
+    st.being_compacted = 0;
+    for (const FileMetaData* f : v->files(level)) {
+      if (f->being_compacted) ++st.being_compacted;
+    }
+    st.bytes = v->NumLevelBytes(level);
+    st.score = v->CompactionScore(level);
+    states.push_back(st);
+  }
+  return states;
+}
+
+std::string DBImpl::LevelStatsTable() {
+  std::string result = "Level Files Size(MB)\n--------------------\n";
+  Version* v = versions_->current();
+  char buf[100];
+  for (int level = 0; level < v->num_levels(); ++level) {
+    std::snprintf(buf, sizeof(buf), "%5d %5d %8.0f\n", level,
+                  v->NumFiles(level),
+                  static_cast<double>(v->NumLevelBytes(level)) / 1048576.0);
+    result.append(buf);
+  }
+  return result;
+}
+
+std::string DBImpl::SSTablesTable() {
+  return versions_->current()->DebugString();
+}
+
+std::string DBImpl::StatsTable() {
+  std::string result = internal_stats_.DumpStats(LevelStates(), true);
+  result.append("\n");
+  result.append(write_controller_.StallStatsTable(env_->NowMicros()));
+  return result;
+}
+
+bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+  value->clear();
+  const std::string name = property.ToString();
+  MutexLock l(&mutex_);
+  if (closed_) return false;
+  if (name == "cascadedb.stats") {
+    *value = StatsTable();
+    return true;
+  }
+  if (name == "cascadedb.levelstats") {
+    *value = LevelStatsTable();
+    return true;
+  }
+  if (name == "cascadedb.sstables") {
+    *value = SSTablesTable();
+    return true;
+  }
+  if (name == "cascadedb.stall-stats") {
+    *value = write_controller_.StallStatsTable(env_->NowMicros());
+    return true;
+  }
+  if (name == "cascadedb.compaction-stats") {
+    *value = internal_stats_.DumpStats(LevelStates(), false);
+    return true;
+  }
+  uint64_t n;
+  if (GetIntPropertyLocked(name, &n)) {
+    *value = std::to_string(n);
+    return true;
+  }
+  return false;
+}
+
+bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
+  MutexLock l(&mutex_);
+  if (closed_) return false;
+  return GetIntPropertyLocked(property.ToString(), value);
+}
+
+bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
+  Version* v = versions_->current();
+  const std::string kFilesAtLevel = "cascadedb.num-files-at-level";
+  if (name.compare(0, kFilesAtLevel.size(), kFilesAtLevel) == 0) {
+    const std::string rest = name.substr(kFilesAtLevel.size());
+    if (rest.empty() || rest.size() > 2 ||
+        rest.find_first_not_of("0123456789") != std::string::npos) {
+      return false;
+    }
+    const int level = std::stoi(rest);
+    if (level >= v->num_levels()) return false;
+    *value = static_cast<uint64_t>(v->NumFiles(level));
+    return true;
+  }
+  if (name == "cascadedb.num-immutable-mem-table") {
+    *value = imm_.size();
+  } else if (name == "cascadedb.estimate-pending-compaction-bytes") {
+    *value = v->EstimatedPendingCompactionBytes();
+  } else if (name == "cascadedb.cur-size-active-mem-table") {
+    *value = mem_->ApproximateMemoryUsage();
+  } else if (name == "cascadedb.cur-size-all-mem-tables") {
+    uint64_t total = mem_->ApproximateMemoryUsage();
+    for (const ImmutableMemTable& m : imm_) {
+      total += m.mem->ApproximateMemoryUsage();
+    }
+    *value = total;
+  } else if (name == "cascadedb.num-entries-active-mem-table") {
+    *value = mem_->NumEntries();
+  } else if (name == "cascadedb.total-sst-files-size") {
+    uint64_t total = 0;
+    for (int level = 0; level < v->num_levels(); ++level) {
+      total += v->NumLevelBytes(level);
+    }
+    *value = total;
+  } else if (name == "cascadedb.estimate-live-data-size") {
+    // The last non-empty level holds most live data; like RocksDB, count
+    // each level's bytes once, the largest level dominating.
+    uint64_t total = 0;
+    for (int level = 0; level < v->num_levels(); ++level) {
+      total = std::max<uint64_t>(total, v->NumLevelBytes(level));
+    }
+    *value = total;
+  } else if (name == "cascadedb.num-running-compactions") {
+    *value = static_cast<uint64_t>(bg_compactions_scheduled_);
+  } else if (name == "cascadedb.num-running-flushes") {
+    *value = bg_flush_scheduled_ ? 1 : 0;
+  } else if (name == "cascadedb.compaction-pending") {
+    *value = versions_->picker()->NeedsCompaction(v) ? 1 : 0;
+  } else if (name == "cascadedb.mem-table-flush-pending") {
+    *value = imm_.empty() ? 0 : 1;
+  } else if (name == "cascadedb.background-errors") {
+    *value = bg_error_.ok() ? 0 : 1;
+  } else if (name == "cascadedb.num-snapshots") {
+    *value = snapshots_.size();
+  } else if (name == "cascadedb.block-cache-usage") {
+    *value = block_cache_ != nullptr ? block_cache_->GetUsage() : 0;
+  } else if (name == "cascadedb.block-cache-capacity") {
+    *value = block_cache_ != nullptr ? block_cache_->GetCapacity() : 0;
+  } else if (name == "cascadedb.compaction-bytes-read" ||
+             name == "cascadedb.compaction-bytes-written") {
+    uint64_t read = 0, written = 0;
+    for (int level = 1; level < v->num_levels(); ++level) {
+      const CompactionStats st = internal_stats_.GetLevelStats(level);
+      read += st.bytes_read_non_output_levels + st.bytes_read_output_level;
+      written += st.bytes_written;
+    }
+    *value = name == "cascadedb.compaction-bytes-read" ? read : written;
+  } else if (name == "cascadedb.flush-bytes-written") {
+    *value = internal_stats_.GetLevelStats(0).bytes_written;
+  } else if (name == "cascadedb.actual-delayed-write-rate") {
+    *value = write_controller_.state() == WriteState::kDelayed
+                 ? write_controller_.delayed_write_rate()
+                 : 0;
+  } else if (name == "cascadedb.is-write-stopped") {
+    *value = write_controller_.state() == WriteState::kStopped ? 1 : 0;
+  } else if (name == "cascadedb.total-stall-micros") {
+    *value = write_controller_.total_stall_micros();
+  } else if (name == "cascadedb.latest-sequence-number") {
+    *value = versions_->LastSequence();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool DBImpl::GetMapProperty(const Slice& property,
+                            std::map<std::string, std::string>* value) {
+  value->clear();
+  const std::string name = property.ToString();
+  MutexLock l(&mutex_);
+  if (closed_) return false;
+  if (name == "cascadedb.stall-stats") {
+    write_controller_.GetStallStatsMap(env_->NowMicros(), value);
+    return true;
+  }
+  if (name == "cascadedb.write-amplification") {
+    internal_stats_.GetWriteAmpMap(value);
+    return true;
+  }
+  if (name == "cascadedb.levelstats") {
+    const std::vector<LevelState> states = LevelStates();
+    for (size_t level = 0; level < states.size(); ++level) {
+      const std::string prefix = "L" + std::to_string(level) + ".";
+      (*value)[prefix + "files"] = std::to_string(states[level].num_files);
+      (*value)[prefix + "bytes"] = std::to_string(states[level].bytes);
+      (*value)[prefix + "score"] = std::to_string(states[level].score);
+    }
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- destroy
+
+Status DestroyDB(const std::string& dbname, const Options& options) {
+  Env* env = options.env != nullptr ? options.env : Env::Default();
+  std::vector<std::string> children;
+  Status s = env->GetChildren(dbname, &children);
+  if (!s.ok()) return Status::OK();  // no such directory: nothing to do
+  std::unique_ptr<FileLock> lock;
+  const std::string lockname = LockFileName(dbname);
+  s = env->LockFile(lockname, &lock);
+  if (!s.ok()) return s;
+  Status result;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile) {
+      Status del = env->RemoveFile(dbname + "/" + child);
+      if (result.ok() && !del.ok()) result = del;
+    }
+  }
+  env->UnlockFile(std::move(lock)).IgnoreError();  // the file goes next
+  env->RemoveFile(lockname).IgnoreError();         // may already be gone
+  env->RemoveDir(dbname).IgnoreError();  // fails if the user left files
+  return result;
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,259 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// DBImpl: the DB. It owns the memtables, the WAL, the VersionSet and the
+// background work, and wires the jobs together; the jobs' logic lives in
+// their own classes (FlushJob, CompactionJob, CompactionPicker,
+// WriteController, InternalStats).
+//
+// A write: writers queue in writers_; the front one leads a group. It asks
+// MakeRoomForWrite (stalls, memtable switch), appends ONE WAL record for the
+// group with the mutex released (one sync if any member asked), inserts the
+// group into the memtable, publishes the last sequence and wakes the group.
+//
+// A read: Get takes the mutex only to pick the sequence and reference the
+// memtables and the current Version, and reads with it released.
+//
+// Background: flushes run in the HIGH pool (one at a time, oldest immutable
+// memtable first), compactions in the LOW pool (up to
+// max_background_compactions at once, on disjoint files).
+//
+// Thread safety: thread-safe (see DB).
+
+#ifndef CASCADEDB_DB_DB_IMPL_H_
+#define CASCADEDB_DB_DB_IMPL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/db.h"
+#include "cascadedb/env.h"
+#include "cascadedb/filter_policy.h"
+#include "cascadedb/listener.h"
+#include "cascadedb/statistics.h"
+#include "db/dbformat.h"
+#include "db/internal_stats.h"
+#include "db/log_writer.h"
+#include "db/write_controller.h"
+#include "table/table_options.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
+
+namespace cascadedb {
+
+class Compaction;
+class MemTable;
+class TableCache;
+class Version;
+class VersionEdit;
+class VersionSet;
+struct FileMetaData;
+struct FlushJobStats;
+struct CompactionJobStats;
+
+class DBImpl : public DB {
+ public:
+  // options must be valid (ValidateOptions). Nothing is opened until Open.
+  DBImpl(const Options& options, const std::string& dbname, bool read_only);
+  ~DBImpl() override;
+
+  // Opens or creates the database (see DB::Open). Called once.
+  Status Open();
+
+  Status Close() override;
+  Status Put(const WriteOptions& options, const Slice& key,
+             const Slice& value) override;
+  Status Delete(const WriteOptions& options, const Slice& key) override;
+  Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  Status Get(const ReadOptions& options, const Slice& key,
+             std::string* value) override;
+  Iterator* NewIterator(const ReadOptions& options) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  bool GetProperty(const Slice& property, std::string* value) override;
+  bool GetIntProperty(const Slice& property, uint64_t* value) override;
+  bool GetMapProperty(const Slice& property,
+                      std::map<std::string, std::string>* value) override;
+  Status GetApproximateSizes(const Range* ranges, int n,
+                             uint64_t* sizes) override;
+  Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
+                      const Slice* end) override;
+  Status Flush(const FlushOptions& options) override;
+  Status WaitForCompact() override;
+  Status SyncWAL() override;
+  void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* files) override;
+  uint64_t GetLatestSequenceNumber() const override;
+  const std::string& GetName() const override { return dbname_; }
+
+  // An iterator over internal keys (for ldb idump and tests); *sequence is
+  // set to the sequence the view was taken at.
+  Iterator* NewInternalIterator(const ReadOptions& options,
+                                SequenceNumber* sequence);
+
+ private:
+  struct Writer;
+  class SnapshotImpl;
+  struct ImmutableMemTable {
+    MemTable* mem;
+    uint64_t log_number;  // the WAL holding its entries
+  };
+  struct LogReporter;
+
+  Status CloseLocked() EXCLUDES(mutex_);
+
+  // ---- open and recovery (mutex held)
+  Status NewDB();
+  Status Recover(VersionEdit* edit) REQUIRES(mutex_);
+  Status CheckLiveFiles(const std::vector<std::string>& children)
+      REQUIRES(mutex_);
+  Status RecoverLogFile(uint64_t log_number, bool last_log, VersionEdit* edit,
+                        SequenceNumber* max_sequence, bool* stop_replay)
+      REQUIRES(mutex_);
+  // Writes mem into an L0 SST and adds it to *edit. Releases the mutex
+  // during the I/O.
+  // reason: "write_buffer_full", "manual" or "recovery"; *info is filled
+  // in for the listeners. On success the file number stays in
+  // pending_outputs_: the caller erases it once the edit is installed.
+  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, const char* reason,
+                          FlushJobInfo* info) REQUIRES(mutex_);
+  Status NewLogFile() REQUIRES(mutex_);
+
+  // ---- writes
+  Status WriteImpl(const WriteOptions& options, WriteBatch* updates)
+      EXCLUDES(mutex_);
+  Status MakeRoomForWrite(Writer* leader, uint64_t batch_bytes)
+      REQUIRES(mutex_);
+  WriteBatch* BuildBatchGroup(Writer** last_writer) REQUIRES(mutex_);
+  // Turns the active memtable immutable and starts a new WAL.
+  Status SwitchMemtable() REQUIRES(mutex_);
+  // Waits on bg_cv_ while writes are stopped for cause; records the wait.
+  void WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
+  // Re-evaluates the stall state from the current Version and memtables.
+  void UpdateWriteController() REQUIRES(mutex_);
+  bool ActiveMemTableFull() const REQUIRES(mutex_);
+
+  Status FlushImpl(const FlushOptions& options) EXCLUDES(mutex_);
+  Status CompactRangeImpl(const CompactRangeOptions& options,
+                          const Slice* begin, const Slice* end)
+      EXCLUDES(mutex_);
+
+  // ---- background work
+  void MaybeScheduleFlush() REQUIRES(mutex_);
+  void MaybeScheduleCompaction() REQUIRES(mutex_);
+  static void BGWorkFlush(void* db);
+  static void BGWorkCompaction(void* db);
+  void BackgroundFlush();
+  // Returns true if it picked (and ran) a compaction.
+  bool BackgroundCompaction();
+  Status FlushOldestImmutable() REQUIRES(mutex_);
+  // Runs (or trivially moves) c and installs the result. Releases the
+  // mutex during the I/O. Deletes c.
+  Status RunCompaction(Compaction* c) REQUIRES(mutex_);
+  // Makes error the sticky background error (unless a listener clears
+  // it). May release the mutex to call the listeners.
+  void RecordBackgroundError(const Status& error, BackgroundErrorReason reason)
+      REQUIRES(mutex_);
+  // Deletes files no Version, memtable or running job needs. Releases the
+  // mutex while deleting.
+  void RemoveObsoleteFiles() REQUIRES(mutex_);
+  std::vector<SequenceNumber> SnapshotSequences() const REQUIRES(mutex_);
+  uint64_t NewOutputFileNumber();  // takes the mutex
+  TableOptions TableOptionsForLevel(int level) const;
+  bool HasBackgroundWork() const REQUIRES(mutex_);
+
+  // ---- statistics and events
+  void RecordTick(uint32_t ticker, uint64_t count = 1) const {
+    if (stats_ != nullptr) stats_->recordTick(ticker, count);
+  }
+  void MeasureTime(uint32_t histogram, uint64_t micros) const {
+    if (stats_ != nullptr) stats_->measureTime(histogram, micros);
+  }
+  // True if timers for histogram should run (statistics on, stats level).
+  bool TimerEnabled(uint32_t histogram) const {
+    return stats_ != nullptr && stats_->HistEnabledForType(histogram);
+  }
+  void RecordStall(StallCause cause, bool stopped, uint64_t micros)
+      REQUIRES(mutex_);
+  // Queues a listener call; listeners never run with the mutex held.
+  void QueueEvent(std::function<void()> event) REQUIRES(mutex_);
+  // Runs the queued listener calls. REQUIRES: mutex not held.
+  void DeliverEvents() EXCLUDES(mutex_);
+  void NotifyTableFileDeleted(uint64_t number, const Status& s)
+      EXCLUDES(mutex_);
+  // Asks the listeners about a background error; returns it or OK when a
+  // listener cleared it. REQUIRES: mutex not held.
+  Status NotifyBackgroundError(BackgroundErrorReason reason, Status s)
+      EXCLUDES(mutex_);
+  void StatsDumpLoop();
+
+  // ---- properties
+  std::string LevelStatsTable() REQUIRES(mutex_);
+  std::string SSTablesTable() REQUIRES(mutex_);
+  std::string StatsTable() REQUIRES(mutex_);
+  std::vector<LevelState> LevelStates() REQUIRES(mutex_);
+  bool GetIntPropertyLocked(const std::string& name, uint64_t* value)
+      REQUIRES(mutex_);
+
+  // ---- immutable after construction
+  const Options options_;
+  Statistics* const stats_;  // options_.statistics.get(), may be null
+  const std::string dbname_;
+  const bool read_only_;
+  Env* const env_;
+  const InternalKeyComparator icmp_;
+  std::unique_ptr<const FilterPolicy> owned_filter_policy_;
+  std::shared_ptr<Cache> block_cache_;
+  std::shared_ptr<Logger> info_log_;
+  EnvOptions wal_env_options_;
+  EnvOptions sst_env_options_;
+  TableOptions table_options_;  // level-independent part
+  std::unique_ptr<TableCache> table_cache_;
+  std::unique_ptr<FileLock> db_lock_;
+
+  // ---- state
+  mutable Mutex mutex_;
+  std::atomic<bool> shutting_down_{false};
+  bool closed_ GUARDED_BY(mutex_) = false;
+  CondVar bg_cv_;  // signalled when background work finishes or state moves
+  MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
+  uint64_t mem_log_number_ GUARDED_BY(mutex_) = 0;
+  std::deque<ImmutableMemTable> imm_ GUARDED_BY(mutex_);  // oldest first
+  std::unique_ptr<WritableFile> logfile_;  // written by the write leader
+  std::unique_ptr<log::Writer> log_;
+  uint64_t logfile_number_ GUARDED_BY(mutex_) = 0;
+  bool log_dirty_ = false;  // unsynced data in logfile_ (write leader only)
+  std::deque<Writer*> writers_ GUARDED_BY(mutex_);
+  WriteBatch tmp_batch_ GUARDED_BY(mutex_);
+  std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first
+  std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
+  bool bg_flush_scheduled_ GUARDED_BY(mutex_) = false;
+  int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;  // queued or running
+  int running_compactions_ GUARDED_BY(mutex_) = 0;       // picked and running
+  int manual_compactions_ GUARDED_BY(mutex_) = 0;
+  Status bg_error_ GUARDED_BY(mutex_);
+  std::unique_ptr<VersionSet> versions_;
+  WriteController write_controller_ GUARDED_BY(mutex_);
+  InternalStats internal_stats_ GUARDED_BY(mutex_);
+  uint64_t open_micros_ = 0;
+  std::vector<std::function<void()>> pending_events_ GUARDED_BY(mutex_);
+  std::atomic<bool> has_pending_events_{false};
+  int next_job_id_ GUARDED_BY(mutex_) = 1;
+
+  // The stats dump thread (stats_dump_period_sec > 0).
+  std::thread stats_thread_;
+  Mutex stats_mu_;
+  CondVar stats_cv_;
+  bool stats_thread_stop_ GUARDED_BY(stats_mu_) = false;
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_DB_DB_IMPL_H_

@@ -1,0 +1,208 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/db_iter.h"
+
+#include <memory>
+#include <string>
+
+namespace cascadedb {
+
+namespace {
+
+// Internal entries of one user key come newest first. Moving forward, the
+// internal iterator sits ON the entry the user sees (key() and value() read
+// through). Moving backward, it sits just BEFORE every entry of the current
+// user key, whose key and value are then copied into saved_key_ and
+// saved_value_ (the entries are visited oldest first, so the newest visible
+// one is only known once the previous user key is reached).
+class DBIter : public Iterator {
+ public:
+  DBIter(const Comparator* ucmp, Iterator* iter, SequenceNumber sequence)
+      : ucmp_(ucmp), iter_(iter), sequence_(sequence) {}
+
+  bool Valid() const override { return valid_; }
+
+  Slice key() const override {
+    assert(valid_);
+    return direction_ == kForward ? ExtractUserKey(iter_->key())
+                                  : Slice(saved_key_);
+  }
+
+  Slice value() const override {
+    assert(valid_);
+    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+  }
+
+  Status status() const override {
+    return status_.ok() ? iter_->status() : status_;
+  }
+
+  void SeekToFirst() override {
+    direction_ = kForward;
+    ClearSaved();
+    iter_->SeekToFirst();
+    FindNextUserEntry(false);
+  }
+
+  void SeekToLast() override {
+    direction_ = kReverse;
+    ClearSaved();
+    iter_->SeekToLast();
+    FindPrevUserEntry();
+  }
+
+  void Seek(const Slice& target) override {
+    direction_ = kForward;
+    ClearSaved();
+    AppendInternalKey(&saved_key_,
+                      ParsedInternalKey(target, sequence_, kValueTypeForSeek));
+    iter_->Seek(saved_key_);
+    FindNextUserEntry(false);
+  }
+
+  void SeekForPrev(const Slice& target) override {
+    direction_ = kReverse;
+    ClearSaved();
+    // (target, 0, kTypeDeletion) is the last internal key of user key
+    // target, so this lands on the last entry with a user key <= target.
+    AppendInternalKey(&saved_key_, ParsedInternalKey(target, 0, kTypeDeletion));
+    iter_->SeekForPrev(saved_key_);
+    saved_key_.clear();
+    FindPrevUserEntry();
+  }
+
+  void Next() override {
+    assert(valid_);
+    if (direction_ == kReverse) {
+      // iter_ is just before the entries of saved_key_ (or off the start).
+      direction_ = kForward;
+      if (iter_->Valid()) {
+        iter_->Next();
+      } else {
+        iter_->SeekToFirst();
+      }
+    } else {
+      saved_key_.assign(ExtractUserKey(iter_->key()).data(),
+                        ExtractUserKey(iter_->key()).size());
+      iter_->Next();
+    }
+    // Skip the remaining (older) entries of the current user key.
+    FindNextUserEntry(true);
+  }
+
+  void Prev() override {
+    assert(valid_);
+    if (direction_ == kForward) {
+      // Step back over every entry of the current user key.
+      saved_key_.assign(ExtractUserKey(iter_->key()).data(),
+                        ExtractUserKey(iter_->key()).size());
+      for (;;) {
+        iter_->Prev();
+        if (!iter_->Valid()) {
+          valid_ = false;
+          ClearSaved();
+          return;
+        }
+        if (ucmp_->Compare(ExtractUserKey(iter_->key()), saved_key_) < 0) {
+          break;
+        }
+      }
+      direction_ = kReverse;
+    }
+    FindPrevUserEntry();
+  }
+
+ private:
+  enum Direction { kForward, kReverse };
+
+  void ClearSaved() {
+    saved_key_.clear();
+    saved_value_.clear();
+  }
+
+  // Parses iter_->key(); on a malformed key records the error and makes the
+  // iterator invalid.
+  bool ParseCurrent(ParsedInternalKey* ikey) {
+    Status s = ParseInternalKey(iter_->key(), ikey);
+    if (!s.ok()) {
+      status_ = s;
+      valid_ = false;
+      ClearSaved();
+      return false;
+    }
+    return true;
+  }
+
+  // Moves forward from iter_'s position to the first visible, live user
+  // entry. With skipping, entries whose user key is <= saved_key_ are
+  // hidden (they are older versions of a key already returned or deleted).
+  void FindNextUserEntry(bool skipping) {
+    while (iter_->Valid()) {
+      ParsedInternalKey ikey;
+      if (!ParseCurrent(&ikey)) return;
+      if (ikey.sequence <= sequence_) {
+        if (ikey.type == kTypeDeletion) {
+          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          skipping = true;
+        } else if (!skipping || ucmp_->Compare(ikey.user_key, saved_key_) > 0) {
+          valid_ = true;
+          saved_key_.clear();
+          return;
+        }
+      }
+      iter_->Next();
+    }
+    valid_ = false;
+    saved_key_.clear();
+  }
+
+  // Moves backward from iter_'s position to the previous live user key,
+  // leaving its newest visible version in saved_key_/saved_value_.
+  void FindPrevUserEntry() {
+    ValueType value_type = kTypeDeletion;
+    while (iter_->Valid()) {
+      ParsedInternalKey ikey;
+      if (!ParseCurrent(&ikey)) return;
+      if (ikey.sequence <= sequence_) {
+        if (value_type != kTypeDeletion &&
+            ucmp_->Compare(ikey.user_key, saved_key_) < 0) {
+          break;  // saved_key_ has a live newest version: that is the entry
+        }
+        value_type = ikey.type;
+        if (value_type == kTypeDeletion) {
+          ClearSaved();
+        } else {
+          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          Slice v = iter_->value();
+          saved_value_.assign(v.data(), v.size());
+        }
+      }
+      iter_->Prev();
+    }
+    if (value_type == kTypeDeletion) {
+      valid_ = false;
+      ClearSaved();
+      direction_ = kForward;
+    } else {
+      valid_ = true;
+    }
+  }
+
+  const Comparator* const ucmp_;
+  const std::unique_ptr<Iterator> iter_;
+  const SequenceNumber sequence_;
+  Status status_;
+  std::string saved_key_;
+  std::string saved_value_;
+  Direction direction_ = kForward;
+  bool valid_ = false;
+};
+
+}  // namespace
+
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        Iterator* internal_iter, SequenceNumber sequence) {
+  return new DBIter(user_comparator, internal_iter, sequence);
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,67 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// FlushJob: writes one immutable memtable into one SST. It runs in the HIGH
+// pool without the DB mutex: the memtable is immutable and referenced, the
+// file number reserved. Versions of a key hidden from every snapshot are
+// dropped on the way (ObsoleteEntryFilter); deletions are kept, since older
+// data may sit in the SSTs. The caller (DBImpl) picks the output level, logs
+// the VersionEdit and retires the WAL once the MANIFEST is synced.
+//
+// Thread safety: not thread-safe (one job, one thread).
+
+#ifndef CASCADEDB_DB_FLUSH_JOB_H_
+#define CASCADEDB_DB_FLUSH_JOB_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cascadedb/env.h"
+#include "cascadedb/rate_limiter.h"
+#include "db/memtable.h"
+#include "db/version_edit.h"
+#include "table/table_options.h"
+
+namespace cascadedb {
+
+struct FlushJobStats {
+  uint64_t micros = 0;
+  uint64_t input_entries = 0;
+  uint64_t input_deletes = 0;
+  uint64_t dropped_entries = 0;
+  uint64_t memtable_bytes = 0;  // arena bytes of the memtable
+  uint64_t bytes_written = 0;   // SST bytes
+};
+
+class FlushJob {
+ public:
+  // Everything is borrowed and must outlive Run. snapshots: live snapshot
+  // sequences, ascending.
+  FlushJob(const std::string& dbname, Env* env, const EnvOptions& env_options,
+           RateLimiter* rate_limiter, const TableOptions& table_options,
+           const Comparator* user_comparator, MemTable* mem,
+           std::vector<SequenceNumber> snapshots, uint64_t file_number);
+
+  // Writes the SST. On success *meta describes it; meta->file_size is 0 and
+  // no file is left when every entry was dropped or the memtable was empty.
+  // On error no file is left.
+  Status Run(FileMetaData* meta);
+
+  const FlushJobStats& stats() const { return stats_; }
+
+ private:
+  const std::string dbname_;
+  Env* const env_;
+  const EnvOptions env_options_;
+  RateLimiter* const rate_limiter_;
+  const TableOptions table_options_;
+  const Comparator* const ucmp_;
+  MemTable* const mem_;
+  const std::vector<SequenceNumber> snapshots_;
+  const uint64_t file_number_;
+  FlushJobStats stats_;
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_DB_FLUSH_JOB_H_

@@ -1,0 +1,83 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// TableFileWriter: writes one SST for a flush or a compaction. It creates
+// the file NNNNNN.sst, feeds a TableBuilder, and on Finish syncs and closes
+// the file and fills in the FileMetaData that goes into the VersionEdit.
+// Background output is charged to Options::rate_limiter (when set) at the
+// priority the job asks for, one append at a time, and counted in bytes so
+// the jobs can report what they wrote.
+//
+// Thread safety: not thread-safe (one job, one thread).
+
+#ifndef CASCADEDB_DB_TABLE_FILE_WRITER_H_
+#define CASCADEDB_DB_TABLE_FILE_WRITER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cascadedb/env.h"
+#include "cascadedb/rate_limiter.h"
+#include "cascadedb/status.h"
+#include "db/version_edit.h"
+#include "table/table_builder.h"
+#include "table/table_options.h"
+
+namespace cascadedb {
+
+class TableFileWriter {
+ public:
+  // Borrows env and rate_limiter (may be null); they must outlive the
+  // writer. Nothing is created until Open.
+  TableFileWriter(Env* env, const EnvOptions& env_options,
+                  RateLimiter* rate_limiter, RateLimiter::IOPriority priority);
+  TableFileWriter(const TableFileWriter&) = delete;
+  TableFileWriter& operator=(const TableFileWriter&) = delete;
+  // Abandons (and deletes) a file that was opened but not finished.
+  ~TableFileWriter();
+
+  // Creates file number in dbname and starts a table with options.
+  // Errors: IOError naming the file.
+  Status Open(const std::string& dbname, uint64_t number,
+              const TableOptions& options);
+
+  // Adds an internal key and its value; keys must come in order. Tracks the
+  // smallest/largest key and sequence numbers. REQUIRES: Open succeeded.
+  void Add(const Slice& internal_key, const Slice& value);
+
+  // Writes the rest of the table, syncs and closes the file, syncs the
+  // directory (so the file survives a power loss), and stores the
+  // file's number, size, key range and sequence range in *meta. On error the
+  // file is deleted.
+  Status Finish(FileMetaData* meta);
+
+  // Stops and deletes the file (e.g. after a failed input read).
+  void Abandon();
+
+  bool is_open() const { return builder_ != nullptr; }
+  uint64_t NumEntries() const;
+  // Bytes written so far (final file size after Finish).
+  uint64_t FileSize() const;
+  const TableProperties& properties() const;
+  const std::string& file_name() const { return file_name_; }
+
+ private:
+  class RateLimitedFile;
+
+  void Close();
+
+  Env* const env_;
+  const EnvOptions env_options_;
+  RateLimiter* const rate_limiter_;
+  const RateLimiter::IOPriority priority_;
+  std::string dbname_;
+  std::string file_name_;
+  std::unique_ptr<WritableFile> file_;
+  std::unique_ptr<TableBuilder> builder_;
+  FileMetaData meta_;
+  TableProperties last_properties_;  // the builder's, kept after Finish
+};
+
+}  // namespace cascadedb
+
+#endif  // CASCADEDB_DB_TABLE_FILE_WRITER_H_

@@ -1,0 +1,339 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// WriteController: stall decisions, the adaptive delayed-write token bucket
+// and the stall accounting (see write_controller.h and docs/stalls.md).
+//
+// Thread safety: thread-compatible; callers hold the DB mutex.
+
+#include "db/write_controller.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "cascadedb/env.h"
+
+namespace cascadedb {
+
+namespace {
+
+constexpr int kNumCauses = static_cast<int>(StallCause::kNumCauses);
+constexpr double kMicrosPerSecond = 1e6;
+
+uint64_t ElapsedMicros(uint64_t from, uint64_t to) {
+  return to > from ? to - from : 0;
+}
+
+double Millis(uint64_t micros) { return static_cast<double>(micros) / 1e3; }
+
+}  // namespace
+
+const char* StallCauseName(StallCause c) {
+  switch (c) {
+    case StallCause::kNone:
+      return "none";
+    case StallCause::kMemtableLimit:
+      return "memtable_limit";
+    case StallCause::kL0Slowdown:
+      return "l0_slowdown";
+    case StallCause::kL0Stop:
+      return "l0_stop";
+    case StallCause::kPendingCompactionSlowdown:
+      return "pending_compaction_slowdown";
+    case StallCause::kPendingCompactionStop:
+      return "pending_compaction_stop";
+    case StallCause::kNumCauses:
+      break;
+  }
+  return "unknown";
+}
+
+const char* WriteStateName(WriteState s) {
+  switch (s) {
+    case WriteState::kNormal:
+      return "normal";
+    case WriteState::kDelayed:
+      return "delayed";
+    case WriteState::kStopped:
+      return "stopped";
+  }
+  return "unknown";
+}
+
+WriteController::WriteController(const Options& options, Env* env)
+    : env_(env),
+      max_write_buffer_number_(options.max_write_buffer_number),
+      l0_slowdown_trigger_(options.level0_slowdown_writes_trigger),
+      l0_stop_trigger_(options.level0_stop_writes_trigger),
+      soft_pending_limit_(options.soft_pending_compaction_bytes_limit),
+      hard_pending_limit_(options.hard_pending_compaction_bytes_limit),
+      max_rate_(std::max<uint64_t>(options.delayed_write_rate, 1)),
+      min_rate_(std::min(kMinDelayedWriteRate, max_rate_)),
+      delayed_rate_(max_rate_) {}
+
+void WriteController::Evaluate(const StallInputs& in, WriteState* state,
+                               StallCause* cause) const {
+  // Non-positive triggers (rejected by ValidateOptions) disable their rule
+  // rather than stopping writes forever.
+  const int mwbn = max_write_buffer_number_;
+  if (mwbn > 0 && in.num_memtables >= mwbn) {
+    *state = WriteState::kStopped;
+    *cause = StallCause::kMemtableLimit;
+  } else if (l0_stop_trigger_ > 0 && in.l0_files >= l0_stop_trigger_) {
+    *state = WriteState::kStopped;
+    *cause = StallCause::kL0Stop;
+  } else if (hard_pending_limit_ > 0 &&
+             in.pending_compaction_bytes >= hard_pending_limit_) {
+    *state = WriteState::kStopped;
+    *cause = StallCause::kPendingCompactionStop;
+  } else if (mwbn > 3 && in.num_memtables >= mwbn - 1) {
+    // With three or fewer memtables, one below the limit is the normal
+    // "one flushing, one filling" situation, not a sign of trouble.
+    *state = WriteState::kDelayed;
+    *cause = StallCause::kMemtableLimit;
+  } else if (l0_slowdown_trigger_ > 0 && in.l0_files >= l0_slowdown_trigger_) {
+    *state = WriteState::kDelayed;
+    *cause = StallCause::kL0Slowdown;
+  } else if (soft_pending_limit_ > 0 &&
+             in.pending_compaction_bytes >= soft_pending_limit_) {
+    *state = WriteState::kDelayed;
+    *cause = StallCause::kPendingCompactionSlowdown;
+  } else {
+    *state = WriteState::kNormal;
+    *cause = StallCause::kNone;
+  }
+}
+
+uint64_t WriteController::Metric(StallCause cause, const StallInputs& in) {
+  switch (cause) {
+    case StallCause::kMemtableLimit:
+      return static_cast<uint64_t>(std::max(in.num_memtables, 0));
+    case StallCause::kL0Slowdown:
+    case StallCause::kL0Stop:
+      return static_cast<uint64_t>(std::max(in.l0_files, 0));
+    case StallCause::kPendingCompactionSlowdown:
+    case StallCause::kPendingCompactionStop:
+      return in.pending_compaction_bytes;
+    case StallCause::kNone:
+    case StallCause::kNumCauses:
+      break;
+  }
+  return 0;
+}
+
+void WriteController::SetRate(uint64_t rate) {
+  rate = std::min(std::max(rate, min_rate_), max_rate_);
+  delayed_rate_.store(rate, std::memory_order_relaxed);
+}
+
+bool WriteController::Update(const StallInputs& in) {
+  const uint64_t now = env_->NowMicros();
+  WriteState new_state;
+  StallCause new_cause;
+  Evaluate(in, &new_state, &new_cause);
+  const WriteState old_state = state();
+  const StallCause old_cause = cause();
+  const uint64_t rate = delayed_write_rate();
+
+  if (old_state == WriteState::kNormal && new_state != WriteState::kNormal) {
+    // A stall starts. Restart at the configured rate unless the previous
+    // stall ended recently: then the adapted rate is the better guess.
+    if (!stall_ended_ ||
+        ElapsedMicros(last_stall_end_micros_, now) >= kRateMemoryMicros) {
+      SetRate(max_rate_);
+    }
+  }
+  if (new_state == WriteState::kDelayed) {
+    if (old_state == WriteState::kStopped) {
+      // Writes outran the background work all the way to a stop, so the
+      // rate they had was too high.
+      SetRate(static_cast<uint64_t>(static_cast<double>(delayed_write_rate()) *
+                                    kSlowdownRatio));
+    } else if (old_state == WriteState::kDelayed) {
+      // Compare the figure that drives the current cause with its value at
+      // the previous Update: growing debt lowers the rate, shrinking debt
+      // raises it.
+      const uint64_t before = Metric(new_cause, last_inputs_);
+      const uint64_t after = Metric(new_cause, in);
+      if (after > before) {
+        SetRate(
+            static_cast<uint64_t>(static_cast<double>(rate) * kSlowdownRatio));
+      } else if (after < before) {
+        SetRate(
+            static_cast<uint64_t>(static_cast<double>(rate) * kSpeedupRatio));
+      }
+    }
+    if (old_state != WriteState::kDelayed) {
+      // A fresh bucket: no credit or debt carries over from an old delay.
+      bucket_started_ = false;
+      credit_bytes_ = 0;
+    }
+  }
+
+  if (new_cause != old_cause) {
+    if (old_cause != StallCause::kNone) {
+      CauseStats& s = stats_[static_cast<int>(old_cause)];
+      const uint64_t d = ElapsedMicros(episode_start_micros_, now);
+      s.episode_micros += d;
+      s.max_episode_micros = std::max(s.max_episode_micros, d);
+    }
+    if (new_cause != StallCause::kNone) {
+      ++stats_[static_cast<int>(new_cause)].episodes;
+      episode_start_micros_ = now;
+    }
+  }
+  if (old_state != WriteState::kNormal && new_state == WriteState::kNormal) {
+    stall_ended_ = true;
+    last_stall_end_micros_ = now;
+  }
+
+  last_inputs_ = in;
+  state_.store(new_state, std::memory_order_relaxed);
+  cause_.store(new_cause, std::memory_order_relaxed);
+  return new_state != old_state || new_cause != old_cause;
+}
+
+uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes) {
+  if (state() != WriteState::kDelayed) return 0;
+  const double rate = static_cast<double>(delayed_write_rate());
+  if (!bucket_started_) {
+    bucket_started_ = true;
+    credit_bytes_ = 0;
+    last_refill_micros_ = now_micros;
+  } else if (now_micros > last_refill_micros_) {
+    // Credit is a double so that frequent small calls at a low rate still
+    // accrue their fractions of a byte.
+    const double accrued =
+        static_cast<double>(now_micros - last_refill_micros_) * rate /
+        kMicrosPerSecond;
+    const double max_credit =
+        rate * static_cast<double>(kMaxCreditMicros) / kMicrosPerSecond;
+    credit_bytes_ = std::min(credit_bytes_ + accrued, max_credit);
+    last_refill_micros_ = now_micros;
+  }
+  credit_bytes_ -= static_cast<double>(bytes);
+  if (credit_bytes_ >= 0) return 0;
+  // The debt is repaid by time passing: the next call accrues credit for
+  // the time this writer slept. Writers arriving meanwhile see the debt
+  // still outstanding and sleep past it, so all of them together write at
+  // the rate.
+  const double delay = -credit_bytes_ * kMicrosPerSecond / rate;
+  if (delay < static_cast<double>(kMinDelayMicros)) return 0;
+  return static_cast<uint64_t>(delay + 0.5);
+}
+
+void WriteController::RecordStall(StallCause cause, bool stopped,
+                                  uint64_t micros) {
+  if (stopped) {
+    ++writes_stopped_;
+  } else {
+    ++writes_delayed_;
+  }
+  total_stall_micros_ += micros;
+  const int c = static_cast<int>(cause);
+  if (c <= 0 || c >= kNumCauses) return;
+  CauseStats& s = stats_[c];
+  s.stall_micros += micros;
+  s.max_stall_micros = std::max(s.max_stall_micros, micros);
+}
+
+WriteController::CauseStats WriteController::GetCauseStats(
+    StallCause c, uint64_t now_micros) const {
+  const int i = static_cast<int>(c);
+  if (i <= 0 || i >= kNumCauses) return CauseStats();
+  CauseStats s = stats_[i];
+  if (cause() == c) {
+    const uint64_t d = ElapsedMicros(episode_start_micros_, now_micros);
+    s.episode_micros += d;
+    s.max_episode_micros = std::max(s.max_episode_micros, d);
+  }
+  return s;
+}
+
+WriteController::CauseStats WriteController::GetCauseStats(StallCause c) const {
+  return GetCauseStats(c, env_->NowMicros());
+}
+
+std::string WriteController::StallStatsTable(uint64_t now_micros) const {
+  std::string out;
+  char buf[256];
+  const uint64_t rate = delayed_write_rate();
+  std::snprintf(buf, sizeof(buf),
+                "Write stalls: state=%s cause=%s delayed-write-rate=%" PRIu64
+                " B/s (%.2f MiB/s)\n",
+                WriteStateName(state()), StallCauseName(cause()), rate,
+                static_cast<double>(rate) / (1024.0 * 1024.0));
+  out += buf;
+  std::snprintf(buf, sizeof(buf), "%-28s %9s %12s %11s %12s %11s\n", "cause",
+                "episodes", "stalled-ms", "longest-ms", "episode-ms",
+                "longest-ep");
+  out += buf;
+  CauseStats total;
+  for (int i = 1; i < kNumCauses; ++i) {
+    const CauseStats s = GetCauseStats(static_cast<StallCause>(i), now_micros);
+    std::snprintf(buf, sizeof(buf),
+                  "%-28s %9" PRIu64 " %12.1f %11.1f %12.1f %11.1f\n",
+                  StallCauseName(static_cast<StallCause>(i)), s.episodes,
+                  Millis(s.stall_micros), Millis(s.max_stall_micros),
+                  Millis(s.episode_micros), Millis(s.max_episode_micros));
+    out += buf;
+    total.episodes += s.episodes;
+    total.stall_micros += s.stall_micros;
+    total.max_stall_micros =
+        std::max(total.max_stall_micros, s.max_stall_micros);
+    total.episode_micros += s.episode_micros;
+    total.max_episode_micros =
+        std::max(total.max_episode_micros, s.max_episode_micros);
+  }
+  std::snprintf(buf, sizeof(buf),
+                "%-28s %9" PRIu64 " %12.1f %11.1f %12.1f %11.1f\n", "total",
+                total.episodes, Millis(total_stall_micros_),
+                Millis(total.max_stall_micros), Millis(total.episode_micros),
+                Millis(total.max_episode_micros));
+  out += buf;
+  std::snprintf(buf, sizeof(buf),
+                "writes delayed: %" PRIu64 ", writes stopped: %" PRIu64 "\n",
+                writes_delayed_, writes_stopped_);
+  out += buf;
+  return out;
+}
+
+void WriteController::GetStallStatsMap(
+    uint64_t now_micros, std::map<std::string, std::string>* m) const {
+  uint64_t total_episodes = 0;
+  for (int i = 1; i < kNumCauses; ++i) {
+    const StallCause c = static_cast<StallCause>(i);
+    const CauseStats s = GetCauseStats(c, now_micros);
+    const std::string prefix = std::string(StallCauseName(c)) + ".";
+    (*m)[prefix + "episodes"] = std::to_string(s.episodes);
+    (*m)[prefix + "stall-micros"] = std::to_string(s.stall_micros);
+    (*m)[prefix + "max-stall-micros"] = std::to_string(s.max_stall_micros);
+    (*m)[prefix + "episode-micros"] = std::to_string(s.episode_micros);
+    (*m)[prefix + "max-episode-micros"] = std::to_string(s.max_episode_micros);
+    total_episodes += s.episodes;
+  }
+  (*m)["total.episodes"] = std::to_string(total_episodes);
+  (*m)["total.stall-micros"] = std::to_string(total_stall_micros_);
+  (*m)["writes-delayed"] = std::to_string(writes_delayed_);
+  (*m)["writes-stopped"] = std::to_string(writes_stopped_);
+  (*m)["state"] = WriteStateName(state());
+  (*m)["cause"] = StallCauseName(cause());
+  (*m)["delayed-write-rate"] = std::to_string(delayed_write_rate());
+}
+
+std::string WriteController::DescribeState() const {
+  char buf[512];
+  std::snprintf(
+      buf, sizeof(buf),
+      "state=%s cause=%s memtables=%d (max %d) l0_files=%d (slowdown %d, "
+      "stop %d) pending_compaction_bytes=%" PRIu64 " (soft %" PRIu64
+      ", hard %" PRIu64 ") delayed_write_rate=%" PRIu64,
+      WriteStateName(state()), StallCauseName(cause()),
+      last_inputs_.num_memtables, max_write_buffer_number_,
+      last_inputs_.l0_files, l0_slowdown_trigger_, l0_stop_trigger_,
+      last_inputs_.pending_compaction_bytes, soft_pending_limit_,
+      hard_pending_limit_, delayed_write_rate());
+  return buf;
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,561 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Tests of db_bench: its building blocks (latency histogram and recorder,
+// common-gap search, key and value generators, live-key set, flag parsing
+// and validation) directly, and the binary as users run it: every
+// benchmark name on a tiny workload prints its report line, bad flag
+// values exit 2 with one line on stderr, and --report_dir writes
+// timeline.csv and summary.json with the documented columns and keys.
+//
+// Thread safety: tests run one at a time (gflags state is global).
+
+#include <gflags/gflags.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/db_bench/engine.h"
+#include "benchmarks/db_bench/flags.h"
+#include "benchmarks/db_bench/generators.h"
+#include "benchmarks/db_bench/latency.h"
+#include "cascadedb/options.h"
+#include "tests/testutil/test_util.h"
+#include "util/compression.h"
+#include "util/random.h"
+
+#ifndef CASCADEDB_DB_BENCH_PATH
+#error "CASCADEDB_DB_BENCH_PATH must name the db_bench binary"
+#endif
+
+namespace cascadedb {
+namespace db_bench {
+namespace {
+
+// ---------------------------------------------------------------- histogram
+
+TEST(LatencyHistogramTest, EveryValueFallsInABucketWithin2Percent) {
+  const uint32_t seed = test::RandomSeed();
+  Random64 rnd(seed);
+  std::vector<uint64_t> values = {
+      0, 1, 63, 64, 65, 127, 128, 1000, 999999, UINT64_MAX / 2, UINT64_MAX};
+  for (int i = 0; i < 10000; i++) {
+    values.push_back(rnd.Next() >> rnd.Uniform(64));
+  }
+  for (uint64_t v : values) {
+    const int b = LatencyHistogram::BucketFor(v);
+    ASSERT_GE(b, 0);
+    ASSERT_LT(b, LatencyHistogram::kNumBuckets);
+    const uint64_t low = LatencyHistogram::BucketLow(b);
+    const uint64_t high = LatencyHistogram::BucketHigh(b);
+    ASSERT_LE(low, v) << v;
+    if (high != UINT64_MAX) {
+      ASSERT_LT(v, high) << v;
+    }
+    if (low >= 64 && high != UINT64_MAX) {
+      ASSERT_LE(static_cast<double>(high - low) / static_cast<double>(low),
+                1.0 / 64 + 1e-12)
+          << v;
+    }
+  }
+}
+
+TEST(LatencyHistogramTest, PercentilesOfAUniformSpread) {
+  LatencyHistogram h;
+  for (uint64_t v = 1; v <= 100000; v++) h.Add(v);
+  EXPECT_EQ(100000u, h.Count());
+  EXPECT_NEAR(50000, h.PercentileNanos(50), 50000 * 0.02);
+  EXPECT_NEAR(99000, h.PercentileNanos(99), 99000 * 0.02);
+  EXPECT_EQ(100000u, h.MaxNanos());
+  EXPECT_EQ(1u, h.MinNanos());
+  EXPECT_DOUBLE_EQ(100000, h.PercentileNanos(100));
+  const auto cdf = h.Cdf();
+  ASSERT_FALSE(cdf.empty());
+  EXPECT_DOUBLE_EQ(1.0, cdf.back().second);
+}
+
+TEST(LatencyHistogramTest, MergeAddsCounts) {
+  LatencyHistogram a;
+  LatencyHistogram b;
+  a.Add(10);
+  b.Add(5000);
+  b.Add(7000);
+  a.Merge(b);
+  EXPECT_EQ(3u, a.Count());
+  EXPECT_EQ(10u, a.MinNanos());
+  EXPECT_EQ(7000u, a.MaxNanos());
+  EXPECT_EQ(12010u, a.SumNanos());
+}
+
+// ---------------------------------------------------------------- recorder
+
+TEST(LatencyRecorderTest, ClassesSplitOpsAndTime) {
+  LatencyRecorder r;
+  r.Start(0);
+  uint64_t t = 0;
+  for (uint64_t ns : {5000ull, 500000ull, 5000000ull, 50000000ull}) {
+    r.Record(t, t + ns);
+    t += ns;
+  }
+  r.Finish(t);
+  const ClassBreakdown& c = r.classes();
+  for (int i = 0; i < kNumLatencyClasses; i++) EXPECT_EQ(1u, c.ops[i]);
+  EXPECT_EQ(5000u, c.nanos[0]);
+  EXPECT_EQ(50000000u, c.nanos[3]);
+  EXPECT_EQ(4u, r.ops());
+  const LatencyHistogram h = r.Histogram();
+  EXPECT_EQ(4u, h.Count());
+  EXPECT_EQ(50000000u, h.MaxNanos());
+  EXPECT_EQ(5000u, h.MinNanos());
+}
+
+TEST(LatencyRecorderTest, IntervalMaxIsTakenOnce) {
+  LatencyRecorder r;
+  r.Start(0);
+  r.Record(0, 700);
+  r.Record(700, 900);
+  EXPECT_EQ(700u, r.TakeIntervalMax());
+  EXPECT_EQ(0u, r.TakeIntervalMax());
+}
+
+TEST(LongestCommonGapTest, OneThreadGivesItsLongestGap) {
+  LatencyRecorder r;
+  r.Start(0);
+  r.Record(0, 100);
+  r.Record(100, 5000000);  // a 5 ms gap after the first completion
+  r.Record(5000000, 5000100);
+  r.Finish(5000100);
+  bool below = true;
+  EXPECT_EQ(4999900u, LongestCommonGap({&r}, 0, 5000100, &below));
+  EXPECT_FALSE(below);
+}
+
+TEST(LongestCommonGapTest, ThreadsCoverEachOthersGaps) {
+  const uint64_t ms = 1000 * 1000;
+  // Thread a completes ops at 1, 10 and 20 ms; thread b at 2, 4, 6, 12 and
+  // 20 ms. Together they complete nothing between 12 and 20 ms: 8 ms, longer
+  // than any other stretch, though each thread alone has a 10 ms gap.
+  LatencyRecorder a;
+  LatencyRecorder b;
+  a.Start(0);
+  b.Start(0);
+  for (uint64_t t : {1 * ms, 10 * ms, 20 * ms}) a.Record(t - 1, t);
+  for (uint64_t t : {2 * ms, 4 * ms, 6 * ms, 12 * ms, 20 * ms}) {
+    b.Record(t - 1, t);
+  }
+  a.Finish(20 * ms);
+  b.Finish(20 * ms);
+  EXPECT_EQ(10 * ms, a.max_gap());
+  bool below = true;
+  EXPECT_EQ(8 * ms, LongestCommonGap({&a, &b}, 0, 20 * ms, &below));
+  EXPECT_FALSE(below);
+}
+
+TEST(LongestCommonGapTest, ShortCommonGapsAreReportedAsBelowThreshold) {
+  LatencyRecorder a;
+  LatencyRecorder b;
+  a.Start(0);
+  b.Start(0);
+  for (uint64_t t = 1000; t <= 100000; t += 1000) {
+    a.Record(t - 10, t);
+    b.Record(t - 10, t + 500);
+  }
+  a.Finish(100000);
+  b.Finish(100500);
+  bool below = false;
+  EXPECT_EQ(0u, LongestCommonGap({&a, &b}, 0, 100500, &below));
+  EXPECT_TRUE(below);
+}
+
+TEST(IntersectIntervalsTest, KeepsOnlyOverlaps) {
+  const std::vector<Interval> a = {{0, 10}, {20, 30}, {40, 50}};
+  const std::vector<Interval> b = {{5, 25}, {45, 60}};
+  const std::vector<Interval> c = IntersectIntervals(a, b);
+  ASSERT_EQ(3u, c.size());
+  EXPECT_EQ(5u, c[0].begin);
+  EXPECT_EQ(10u, c[0].end);
+  EXPECT_EQ(20u, c[1].begin);
+  EXPECT_EQ(25u, c[1].end);
+  EXPECT_EQ(45u, c[2].begin);
+  EXPECT_EQ(50u, c[2].end);
+}
+
+// ---------------------------------------------------------------- generators
+
+TEST(KeyFormatterTest, ZeroPaddedDecimalAndMissingTwin) {
+  KeyFormatter keys(16);
+  char buf[16];
+  EXPECT_EQ("0000000000001234", keys.Format(1234, buf));
+  EXPECT_EQ("0000000000000000", keys.Format(0, buf));
+  EXPECT_EQ("000000000000123.", keys.FormatMissing(1234, buf));
+  KeyFormatter short_keys(4);
+  EXPECT_EQ("0042", short_keys.Format(42, buf));
+  EXPECT_EQ(1, DecimalDigits(0));
+  EXPECT_EQ(4, DecimalDigits(1999));
+  EXPECT_EQ(20, DecimalDigits(UINT64_MAX));
+}
+
+TEST(ValueGeneratorTest, ValuesCompressToTheRequestedRatio) {
+  for (double ratio : {0.25, 0.5}) {
+    ValueGenerator gen(301, ratio, 100);
+    std::string block;
+    while (block.size() < 64 * 1024) {
+      std::string_view v = gen.Next(100);
+      block.append(v.data(), v.size());
+    }
+    std::string compressed;
+    ASSERT_TRUE(CompressBlock(kSnappyCompression, kDefaultCompressionLevel,
+                              block, &compressed));
+    const double got = static_cast<double>(compressed.size()) /
+                       static_cast<double>(block.size());
+    EXPECT_GT(got, ratio * 0.8) << ratio;
+    EXPECT_LT(got, ratio * 1.4) << ratio;
+  }
+  ValueGenerator incompressible(301, 1.0, 100);
+  std::string block;
+  while (block.size() < 64 * 1024) {
+    std::string_view v = incompressible.Next(100);
+    block.append(v.data(), v.size());
+  }
+  std::string compressed;
+  if (CompressBlock(kSnappyCompression, kDefaultCompressionLevel, block,
+                    &compressed)) {
+    EXPECT_GT(compressed.size(), block.size() * 8 / 10);
+  }
+}
+
+TEST(LiveKeySetTest, CountsPutsDeletesAndLargeValues) {
+  LiveKeySet live(1000);
+  live.Put(1, false);
+  live.Put(1, false);
+  live.Put(2, true);
+  live.Put(999, false);
+  live.Put(5000, false);  // outside the key space: ignored
+  live.Delete(999);
+  uint64_t n = 0;
+  uint64_t large = 0;
+  live.Count(&n, &large);
+  EXPECT_EQ(2u, n);
+  EXPECT_EQ(1u, large);
+  live.Put(2, false);
+  live.Count(&n, &large);
+  EXPECT_EQ(0u, large);
+  live.Clear();
+  live.Count(&n, &large);
+  EXPECT_EQ(0u, n);
+}
+
+// ---------------------------------------------------------------- flags
+
+ParseResult Parse(std::vector<std::string> args, std::string* error) {
+  args.insert(args.begin(), "db_bench");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return ParseFlags(static_cast<int>(argv.size()), argv.data(), error);
+}
+
+TEST(FlagsTest, ParsesEveryForm) {
+  gflags::FlagSaver saver;
+  std::string error;
+  ASSERT_EQ(ParseResult::kOk,
+            Parse({"--num=123", "-reads=7", "--threads", "3", "--sync",
+                   "--nouse_existing_db", "--compression_ratio=0.25"},
+                  &error))
+      << error;
+  EXPECT_EQ(123, FLAGS_num);
+  EXPECT_EQ(7, FLAGS_reads);
+  EXPECT_EQ(3, FLAGS_threads);
+  EXPECT_TRUE(FLAGS_sync);
+  EXPECT_FALSE(FLAGS_use_existing_db);
+  EXPECT_DOUBLE_EQ(0.25, FLAGS_compression_ratio);
+  EXPECT_TRUE(FlagIsSet("num"));
+  EXPECT_FALSE(FlagIsSet("write_buffer_size"));
+}
+
+TEST(FlagsTest, RejectsUnknownFlagsAndBadValues) {
+  gflags::FlagSaver saver;
+  std::string error;
+  EXPECT_EQ(ParseResult::kError, Parse({"--no_such_flag=1"}, &error));
+  EXPECT_NE(std::string::npos, error.find("no_such_flag")) << error;
+  EXPECT_EQ(ParseResult::kError, Parse({"--num=abc"}, &error));
+  EXPECT_NE(std::string::npos, error.find("'abc'")) << error;
+  EXPECT_EQ(ParseResult::kError, Parse({"stray"}, &error));
+  EXPECT_EQ(ParseResult::kError, Parse({"--threads"}, &error));
+  EXPECT_EQ(ParseResult::kHelp, Parse({"--help"}, &error));
+}
+
+TEST(FlagsTest, ValidationNamesEveryBadFlagOnOneLine) {
+  gflags::FlagSaver saver;
+  FLAGS_num = 100000;
+  FLAGS_key_size = 3;
+  FLAGS_compression_type = "brotli";
+  FLAGS_benchmarks = "fillrandom,nosuch";
+  FLAGS_readwritepercent = 101;
+  const std::string error = ValidateFlags();
+  EXPECT_NE(std::string::npos, error.find("--key_size=3")) << error;
+  EXPECT_NE(std::string::npos, error.find("brotli")) << error;
+  EXPECT_NE(std::string::npos, error.find("'nosuch'")) << error;
+  EXPECT_NE(std::string::npos, error.find("--readwritepercent=101")) << error;
+  EXPECT_EQ(std::string::npos, error.find('\n')) << error;
+}
+
+TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
+  gflags::FlagSaver saver;
+  const Options o;
+  EXPECT_EQ(static_cast<int64_t>(o.write_buffer_size), FLAGS_write_buffer_size);
+  EXPECT_EQ(o.max_write_buffer_number, FLAGS_max_write_buffer_number);
+  EXPECT_EQ(o.num_levels, FLAGS_num_levels);
+  EXPECT_EQ(o.level0_file_num_compaction_trigger,
+            FLAGS_level0_file_num_compaction_trigger);
+  EXPECT_EQ(o.level0_slowdown_writes_trigger,
+            FLAGS_level0_slowdown_writes_trigger);
+  EXPECT_EQ(o.level0_stop_writes_trigger, FLAGS_level0_stop_writes_trigger);
+  EXPECT_EQ(o.max_bytes_for_level_base, FLAGS_max_bytes_for_level_base);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier,
+            FLAGS_max_bytes_for_level_multiplier);
+  EXPECT_EQ(o.target_file_size_base, FLAGS_target_file_size_base);
+  EXPECT_EQ(o.target_file_size_multiplier, FLAGS_target_file_size_multiplier);
+  EXPECT_EQ(o.max_background_compactions, FLAGS_max_background_compactions);
+  EXPECT_EQ(o.max_background_flushes, FLAGS_max_background_flushes);
+  EXPECT_EQ(o.bloom_bits_per_key, FLAGS_bloom_bits);
+  EXPECT_EQ(static_cast<int64_t>(o.block_cache_size), FLAGS_cache_size);
+  EXPECT_EQ(static_cast<int64_t>(o.block_size), FLAGS_block_size);
+  EXPECT_EQ(o.delayed_write_rate, FLAGS_delayed_write_rate);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit,
+            FLAGS_soft_pending_compaction_bytes_limit);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit,
+            FLAGS_hard_pending_compaction_bytes_limit);
+  EXPECT_EQ(std::string("snappy"), FLAGS_compression_type);
+
+  const EngineConfig unset = BuildEngineConfig();
+  EXPECT_FALSE(unset.write_buffer_size.has_value());
+  EXPECT_FALSE(unset.compression_type.has_value());
+  std::string error;
+  ASSERT_EQ(ParseResult::kOk,
+            Parse({"--write_buffer_size=4194304", "--bloom_bits=0"}, &error));
+  const EngineConfig set = BuildEngineConfig();
+  EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
+  EXPECT_EQ(0.0, set.bloom_bits.value_or(-1));
+}
+
+// ---------------------------------------------------------------- the binary
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs db_bench with args (no shell metacharacters) in dir.
+RunResult RunDbBench(const test::TempDir& dir, const std::string& args) {
+  const std::string out = dir.File("stdout.txt");
+  const std::string err = dir.File("stderr.txt");
+  const std::string cmd = std::string(CASCADEDB_DB_BENCH_PATH) + " " + args +
+                          " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  if (status != -1 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  return r;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+// The report line of benchmark name: "<name padded to 12> : ...".
+std::string ReportLine(const std::string& out, const std::string& name) {
+  for (const std::string& line : Lines(out)) {
+    if (line.rfind(name, 0) != 0) continue;
+    const size_t colon = line.find(" : ");
+    if (colon == std::string::npos) continue;
+    bool padding = true;
+    for (size_t i = name.size(); i < colon; i++) padding &= line[i] == ' ';
+    if (padding) return line;
+  }
+  return std::string();
+}
+
+class DbBenchEngineTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DbBenchEngineTest, EveryBenchmarkPrintsItsReportLine) {
+  test::TempDir dir;
+  // Every benchmark once, ordered so that the reads follow fillseq (which
+  // writes every key) and deleterandom comes after them.
+  const std::vector<std::string> names = {"fillsync",
+                                          "fill100K",
+                                          "fillrandom",
+                                          "fillseq",
+                                          "overwrite",
+                                          "readrandom",
+                                          "readmissing",
+                                          "readseq",
+                                          "readreverse",
+                                          "seekrandom",
+                                          "readwhilewriting",
+                                          "readrandomwriterandom",
+                                          "deleterandom",
+                                          "compact",
+                                          "flush",
+                                          "waitforcompaction",
+                                          "stats",
+                                          "levelstats",
+                                          "sstables"};
+  ASSERT_EQ(KnownBenchmarks().size(), names.size());
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ",") + n;
+  const RunResult r =
+      RunDbBench(dir, "--engine=" + GetParam() + " --db=" + dir.File("db") +
+                          " --num=2000 --threads=2 --stats_interval_seconds=0"
+                          " --benchmarks=" +
+                          list);
+  ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+  for (const std::string& n : names) {
+    const std::string line = ReportLine(r.out, n);
+    ASSERT_FALSE(line.empty()) << "no report line for " << n << "\n" << r.out;
+    const bool is_property =
+        n == "stats" || n == "levelstats" || n == "sstables";
+    if (!is_property && line.find("skipped") == std::string::npos) {
+      EXPECT_NE(std::string::npos, line.find("micros/op")) << line;
+      EXPECT_NE(std::string::npos, line.find("ops/sec")) << line;
+    }
+  }
+  // fillseq wrote every key: reads find them all, readmissing none (two
+  // threads of 2000 reads each).
+  EXPECT_NE(std::string::npos,
+            ReportLine(r.out, "readrandom").find("(4000 of 4000 found)"))
+      << ReportLine(r.out, "readrandom");
+  EXPECT_NE(std::string::npos,
+            ReportLine(r.out, "seekrandom").find("(4000 of 4000 found)"))
+      << ReportLine(r.out, "seekrandom");
+  EXPECT_NE(std::string::npos,
+            ReportLine(r.out, "readmissing").find("(0 of 4000 found)"))
+      << ReportLine(r.out, "readmissing");
+  EXPECT_NE(std::string::npos, ReportLine(r.out, "fillsync").find("(4 ops)"))
+      << ReportLine(r.out, "fillsync");
+  EXPECT_NE(std::string::npos, r.out.find("latency (us)   : p50 "));
+  EXPECT_NE(std::string::npos, r.out.find("time by latency:  <=10us "));
+  EXPECT_NE(std::string::npos, r.out.find("write amp      : "));
+  EXPECT_NE(std::string::npos, r.out.find("space amp      : "));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBuiltEngines, DbBenchEngineTest,
+                         ::testing::ValuesIn(AvailableEngines()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
+  test::TempDir dir;
+  const std::string db = " --db=" + dir.File("db");
+  const std::vector<std::string> bad = {
+      "--num=abc",
+      "--num=0",
+      "--no_such_flag=1",
+      "--benchmarks=fillrandom,nosuch",
+      "--compression_type=brotli",
+      "--key_size=2 --num=2000",
+      "--threads=0",
+      "--compression_ratio=1.5",
+      "--engine=nosuch",
+      "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
+      "stray_argument",
+  };
+  for (const std::string& args : bad) {
+    const RunResult r = RunDbBench(dir, args + db);
+    EXPECT_EQ(2, r.exit_code) << args << "\n" << r.err;
+    const std::vector<std::string> lines = Lines(r.err);
+    ASSERT_EQ(1u, lines.size()) << args << "\n" << r.err;
+    EXPECT_EQ(0u, lines[0].rfind("db_bench: ", 0)) << lines[0];
+    EXPECT_TRUE(r.out.empty()) << args << "\n" << r.out;
+  }
+}
+
+TEST(DbBenchTest, HelpListsOwnFlagsAndExitsZero) {
+  test::TempDir dir;
+  const RunResult r = RunDbBench(dir, "--help");
+  EXPECT_EQ(0, r.exit_code);
+  const std::string all = r.out + r.err;
+  EXPECT_NE(std::string::npos, all.find("-benchmarks")) << all;
+  EXPECT_NE(std::string::npos, all.find("-report_dir"));
+  // Flags that system libraries define are not ours to list.
+  EXPECT_EQ(std::string::npos, all.find("-block_cache_trace_path"));
+}
+
+TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
+  test::TempDir dir;
+  const std::string report = dir.File("report");
+  const RunResult r = RunDbBench(
+      dir, "--db=" + dir.File("db") + " --num=3000 --write_buffer_size=65536" +
+               " --benchmarks=fillrandom,readrandom,stats" +
+               " --stats_interval_seconds=0 --report_dir=" + report);
+  ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+
+  const std::vector<std::string> timeline =
+      Lines(ReadFile(report + "/timeline.csv"));
+  ASSERT_GE(timeline.size(), 3u);
+  EXPECT_EQ(
+      "benchmark,time_s,interval_s,ops,ops_per_sec,mb_per_sec,p50_us,p99_us,"
+      "max_us,stall_state,stall_cause,stall_ms,l0_files,imm_memtables,"
+      "pending_compaction_bytes,compaction_read_mb_s,compaction_write_mb_s,"
+      "stall_ms_memtable_limit,stall_ms_l0_slowdown,stall_ms_l0_stop,"
+      "stall_ms_pending_compaction_slowdown,stall_ms_pending_compaction_stop",
+      timeline[0]);
+  uint64_t fill_ops = 0;
+  bool saw_read = false;
+  for (size_t i = 1; i < timeline.size(); i++) {
+    const std::string& row = timeline[i];
+    EXPECT_EQ(21, std::count(row.begin(), row.end(), ',')) << row;
+    if (row.rfind("fillrandom,", 0) == 0) {
+      std::vector<std::string> cells;
+      std::stringstream s(row);
+      std::string cell;
+      while (std::getline(s, cell, ',')) cells.push_back(cell);
+      fill_ops += std::stoull(cells[3]);
+    }
+    saw_read |= row.rfind("readrandom,", 0) == 0;
+  }
+  EXPECT_EQ(3000u, fill_ops);  // every op lands in exactly one row
+  EXPECT_TRUE(saw_read);
+
+  const std::string summary = ReadFile(report + "/summary.json");
+  for (const char* key :
+       {"\"engine\":\"cascadedb\"", "\"benchmarks\":[",
+        "\"name\":\"fillrandom\"", "\"ops_per_sec\":", "\"latency_us\":{",
+        "\"p99.9\":", "\"p99.99\":", "\"latency_classes\":[",
+        "\"time_share\":", "\"longest_gap_ms\":", "\"write_amp\":{",
+        "\"device_waf\":", "\"stalls\":{", "\"memory\":{",
+        "\"peak_rss_bytes\":", "\"budget_bytes\":", "\"space_amp\":",
+        "\"latency_cdf\":[[", "\"since_open\":{"}) {
+    EXPECT_NE(std::string::npos, summary.find(key)) << key;
+  }
+  int depth = 0;
+  for (char c : summary) {
+    if (c == '{' || c == '[') depth++;
+    if (c == '}' || c == ']') depth--;
+    ASSERT_GE(depth, 0);
+  }
+  EXPECT_EQ(0, depth);
+}
+
+}  // namespace
+}  // namespace db_bench
+}  // namespace cascadedb

@@ -1,0 +1,545 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// The compaction policy on handmade Versions: files are metadata only (the
+// picker never reads them), installed through a real VersionSet.
+
+#include "db/compaction_picker.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/env.h"
+#include "db/compaction.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "tests/testutil/test_util.h"
+#include "util/mutex.h"
+
+namespace cascadedb {
+namespace {
+
+class CompactionPickerTest : public ::testing::Test {
+ protected:
+  CompactionPickerTest() : icmp_(BytewiseComparator()) {
+    options_.num_levels = 4;
+    options_.level0_file_num_compaction_trigger = 4;
+    options_.max_bytes_for_level_base = 1000;
+    options_.max_bytes_for_level_multiplier = 10;
+    options_.target_file_size_base = 100;
+    options_.target_file_size_multiplier = 1;
+    TableOptions table_options;
+    table_options.comparator = &icmp_;
+    table_options.key_format = InternalKeyFormat::Get();
+    table_cache_ = std::make_unique<TableCache>(
+        dir_.path(), Env::Default(), EnvOptions(), table_options, 100);
+    NewVersionSet();
+  }
+
+  ~CompactionPickerTest() override {
+    MutexLock l(&mu_);
+    for (Compaction* c : running_) delete c;
+    vset_.reset();
+  }
+
+  void NewVersionSet() {
+    MutexLock l(&mu_);
+    vset_ = std::make_unique<VersionSet>(dir_.path(), &options_, EnvOptions(),
+                                         table_cache_.get(), &icmp_);
+    vset_->MarkFileNumberUsed(1000);
+  }
+
+  // Queues a file for the next Install().
+  void Add(int level, uint64_t number, const std::string& smallest,
+           const std::string& largest, uint64_t size, SequenceNumber seq = 1) {
+    FileMetaData f;
+    f.number = number;
+    f.file_size = size;
+    f.smallest = InternalKey(smallest, seq, kTypeValue);
+    f.largest = InternalKey(largest, seq, kTypeValue);
+    f.smallest_seqno = seq;
+    f.largest_seqno = seq;
+    edit_.AddFile(level, f);
+  }
+
+  void Install() {
+    MutexLock l(&mu_);
+    ASSERT_OK(vset_->LogAndApply(&edit_, &mu_));
+    edit_.Clear();
+  }
+
+  Compaction* Pick() {
+    MutexLock l(&mu_);
+    return Track(vset_->picker()->PickCompaction(vset_->current()));
+  }
+
+  Compaction* CompactRange(int level, const char* begin, const char* end,
+                           bool* busy = nullptr) {
+    MutexLock l(&mu_);
+    const InternalKey b(begin != nullptr ? begin : "", kMaxSequenceNumber,
+                        kValueTypeForSeek);
+    const InternalKey e(end != nullptr ? end : "", 0, kTypeDeletion);
+    return Track(vset_->picker()->CompactRange(
+        vset_->current(), level, begin != nullptr ? &b : nullptr,
+        end != nullptr ? &e : nullptr, busy));
+  }
+
+  bool NeedsCompaction() {
+    MutexLock l(&mu_);
+    return vset_->picker()->NeedsCompaction(vset_->current());
+  }
+
+  double Score(int level) {
+    MutexLock l(&mu_);
+    return vset_->current()->CompactionScore(level);
+  }
+
+  // Ends a compaction without installing anything (as after a failure).
+  void Done(Compaction* c) {
+    MutexLock l(&mu_);
+    running_.erase(c);
+    c->ReleaseInputs();
+    delete c;
+  }
+
+  static std::string Numbers(const std::vector<FileMetaData*>& files) {
+    std::string r;
+    for (const FileMetaData* f : files) {
+      if (!r.empty()) r += ",";
+      r += std::to_string(f->number);
+    }
+    return r;
+  }
+
+  Compaction* Track(Compaction* c) {
+    if (c != nullptr) running_.insert(c);
+    return c;
+  }
+
+  test::TempDir dir_;
+  Options options_;
+  InternalKeyComparator icmp_;
+  std::unique_ptr<TableCache> table_cache_;
+  Mutex mu_;
+  std::unique_ptr<VersionSet> vset_;
+  VersionEdit edit_;
+  std::set<Compaction*> running_;
+};
+
+TEST_F(CompactionPickerTest, TargetSizes) {
+  options_.target_file_size_multiplier = 2;
+  CompactionPicker* picker = vset_->picker();
+  EXPECT_EQ(1000u, picker->MaxBytesForLevel(1));
+  EXPECT_EQ(10000u, picker->MaxBytesForLevel(2));
+  EXPECT_EQ(100000u, picker->MaxBytesForLevel(3));
+  EXPECT_EQ(100u, picker->MaxFileSizeForLevel(1));
+  EXPECT_EQ(400u, picker->MaxFileSizeForLevel(3));
+  options_.max_bytes_for_level_base = uint64_t{1} << 62;
+  EXPECT_EQ(UINT64_MAX, picker->MaxBytesForLevel(3));  // saturates
+}
+
+TEST_F(CompactionPickerTest, ScoresFollowTheFormula) {
+  Add(0, 1, "a", "z", 100, 1);
+  Add(0, 2, "a", "z", 100, 2);
+  Add(1, 11, "a", "m", 1500);
+  Add(2, 21, "a", "m", 5000);
+  Add(3, 31, "a", "z", 1000000);
+  Install();
+  EXPECT_DOUBLE_EQ(0.5, Score(0));
+  EXPECT_DOUBLE_EQ(1.5, Score(1));
+  EXPECT_DOUBLE_EQ(0.5, Score(2));
+  EXPECT_DOUBLE_EQ(0.0, Score(3));  // the last level is never scored
+  EXPECT_TRUE(NeedsCompaction());
+}
+
+TEST_F(CompactionPickerTest, L0TriggerIsPreferredOverHigherScores) {
+  for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Add(1, 11, "a", "m", 5000);  // score 5
+  Install();
+  EXPECT_DOUBLE_EQ(1.0, Score(0));
+  EXPECT_DOUBLE_EQ(5.0, Score(1));
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(0, c->level());
+  EXPECT_EQ(1, c->output_level());
+  EXPECT_EQ(CompactionReason::kL0FileCount, c->reason());
+  EXPECT_STREQ("L0FileCount", CompactionReasonName(c->reason()));
+  EXPECT_EQ("4,3,2,1", Numbers(c->inputs(0)));  // newest first
+  EXPECT_EQ("11", Numbers(c->inputs(1)));
+  // Files being compacted no longer count.
+  EXPECT_DOUBLE_EQ(0.0, Score(0));
+  EXPECT_DOUBLE_EQ(0.0, Score(1));
+  EXPECT_EQ(nullptr, Pick());
+  Done(c);
+  EXPECT_DOUBLE_EQ(1.0, Score(0));
+}
+
+TEST_F(CompactionPickerTest, HighestScoreFirstBelowTheL0Trigger) {
+  Add(0, 1, "a", "z", 100);
+  Add(1, 11, "a", "b", 1500);   // 1.5
+  Add(2, 21, "c", "d", 30000);  // 3.0
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(2, c->level());
+  EXPECT_EQ(3, c->output_level());
+  EXPECT_EQ(CompactionReason::kLevelSize, c->reason());
+  EXPECT_DOUBLE_EQ(3.0, c->score());
+  Compaction* c2 = Pick();
+  ASSERT_NE(nullptr, c2);
+  EXPECT_EQ(1, c2->level());
+}
+
+TEST_F(CompactionPickerTest, OnlyOneL0CompactionAtATime) {
+  for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Install();
+  Compaction* c1 = Pick();
+  ASSERT_NE(nullptr, c1);
+  ASSERT_EQ(0, c1->level());
+  // Four more flushes arrive while it runs.
+  for (int i = 5; i <= 8; i++) Add(0, i, "a", "z", 100, i);
+  Install();
+  EXPECT_DOUBLE_EQ(1.0, Score(0));
+  EXPECT_FALSE(NeedsCompaction());
+  EXPECT_EQ(nullptr, Pick());
+  Done(c1);
+  Compaction* c2 = Pick();
+  ASSERT_NE(nullptr, c2);
+  EXPECT_EQ(0, c2->level());
+  EXPECT_EQ(8, c2->num_input_files(0));
+}
+
+TEST_F(CompactionPickerTest, FilesBeingCompactedAreNotPickedTwice) {
+  Add(1, 11, "a", "b", 500);
+  Add(1, 12, "c", "d", 500);
+  Add(1, 13, "e", "f", 500);
+  Add(1, 14, "g", "h", 500);
+  Install();
+  std::set<uint64_t> taken;
+  std::vector<Compaction*> picked;
+  for (int i = 0; i < 3; i++) {
+    Compaction* c = Pick();
+    ASSERT_NE(nullptr, c) << i;
+    ASSERT_EQ(1, c->num_input_files(0));
+    EXPECT_TRUE(taken.insert(c->input(0, 0)->number).second);
+    EXPECT_TRUE(c->input(0, 0)->being_compacted);
+    picked.push_back(c);
+  }
+  EXPECT_DOUBLE_EQ(0.5, Score(1));  // one 500-byte file left over
+  EXPECT_FALSE(NeedsCompaction());
+  EXPECT_EQ(nullptr, Pick());
+  FileMetaData* first = picked[0]->input(0, 0);
+  Done(picked[0]);
+  EXPECT_FALSE(first->being_compacted);
+  EXPECT_DOUBLE_EQ(1.0, Score(1));
+  EXPECT_TRUE(NeedsCompaction());
+}
+
+TEST_F(CompactionPickerTest, RoundRobinCursorVisitsEveryFile) {
+  Add(1, 11, "a", "b", 300);
+  Add(1, 12, "c", "d", 300);
+  Add(1, 13, "e", "f", 300);
+  Add(1, 14, "g", "h", 300);
+  Add(1, 15, "i", "j", 300);
+  Install();
+  std::string order;
+  for (int i = 0; i < 7; i++) {
+    Compaction* c = Pick();
+    ASSERT_NE(nullptr, c);
+    order += Numbers(c->inputs(0)) + " ";
+    Done(c);
+  }
+  EXPECT_EQ("11 12 13 14 15 11 12 ", order);
+}
+
+TEST_F(CompactionPickerTest, CompactCursorIsPersisted) {
+  Add(1, 11, "a", "b", 600);
+  Add(1, 12, "c", "d", 600);
+  Add(1, 13, "e", "f", 600);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("11", Numbers(c->inputs(0)));
+  ASSERT_EQ(1u, c->edit()->compact_cursors().size());
+  EXPECT_EQ(1, c->edit()->compact_cursors()[0].first);
+  {
+    // Install the cursor (as the compaction's edit would) and finish.
+    MutexLock l(&mu_);
+    ASSERT_OK(vset_->LogAndApply(c->edit(), &mu_));
+  }
+  Done(c);
+  NewVersionSet();
+  bool save_manifest;
+  ASSERT_OK(vset_->Recover(&save_manifest));
+  c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("12", Numbers(c->inputs(0)));
+}
+
+TEST_F(CompactionPickerTest, RunningOutputRangeBlocksOverlappingCompactions) {
+  Add(2, 21, "m", "n", 20000);  // score 2
+  Add(3, 31, "a", "b", 100);
+  Add(3, 32, "y", "z", 100);
+  Install();
+  // A manual compaction of the last level rewrites [a, z] there.
+  Compaction* c1 = CompactRange(3, nullptr, nullptr);
+  ASSERT_NE(nullptr, c1);
+  EXPECT_EQ(3, c1->output_level());
+  // [m, n] -> L3 touches no file of c1, but lands inside its output range.
+  EXPECT_FALSE(NeedsCompaction());
+  EXPECT_EQ(nullptr, Pick());
+  Done(c1);
+  Compaction* c2 = Pick();
+  ASSERT_NE(nullptr, c2);
+  EXPECT_EQ(2, c2->level());
+  EXPECT_TRUE(c2->IsTrivialMove());
+}
+
+TEST_F(CompactionPickerTest, ManualL0CompactionIsBusyWhileL0Compacts) {
+  for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  bool busy = false;
+  EXPECT_EQ(nullptr, CompactRange(0, nullptr, nullptr, &busy));
+  EXPECT_TRUE(busy);
+  EXPECT_EQ(nullptr, CompactRange(2, nullptr, nullptr, &busy));
+  EXPECT_FALSE(busy);  // nothing there
+}
+
+TEST_F(CompactionPickerTest, ManualCompactionTakesTheOverlappingFiles) {
+  Add(1, 11, "a", "b", 100);
+  Add(1, 12, "c", "d", 100);
+  Add(1, 13, "e", "f", 100);
+  Add(2, 21, "c", "c", 100);
+  Install();
+  bool busy = true;
+  Compaction* c1 = CompactRange(1, "c", "d", &busy);
+  ASSERT_NE(nullptr, c1);
+  EXPECT_FALSE(busy);
+  EXPECT_EQ(CompactionReason::kManual, c1->reason());
+  EXPECT_EQ("12", Numbers(c1->inputs(0)));
+  EXPECT_EQ("21", Numbers(c1->inputs(1)));
+  EXPECT_FALSE(c1->IsTrivialMove());
+  EXPECT_EQ(nullptr, CompactRange(1, "c", "d", &busy));
+  EXPECT_TRUE(busy);
+  EXPECT_EQ(nullptr, CompactRange(1, "x", "z", &busy));
+  EXPECT_FALSE(busy);
+  Compaction* c2 = CompactRange(1, "a", "a", &busy);
+  ASSERT_NE(nullptr, c2);
+  EXPECT_EQ("11", Numbers(c2->inputs(0)));
+  // A manual compaction does not move the cursor.
+  EXPECT_TRUE(c2->edit()->compact_cursors().empty());
+}
+
+TEST_F(CompactionPickerTest, LastLevelCompactsIntoItself) {
+  Add(3, 31, "a", "b", 100);
+  Add(3, 32, "c", "d", 100);
+  Install();
+  Compaction* c = CompactRange(3, nullptr, nullptr);
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(3, c->level());
+  EXPECT_EQ(3, c->output_level());
+  EXPECT_EQ("31,32", Numbers(c->inputs(0)));
+  EXPECT_EQ(0, c->num_input_files(1));
+  EXPECT_TRUE(c->IsBottommostLevel());
+  EXPECT_FALSE(c->IsTrivialMove());
+  EXPECT_TRUE(c->IsBaseLevelForKey("a"));
+  VersionEdit edit;
+  c->AddInputDeletions(&edit);
+  EXPECT_EQ((VersionEdit::DeletedFileSet{{3, 31}, {3, 32}}),
+            edit.deleted_files());
+}
+
+TEST_F(CompactionPickerTest, TrivialMoveWhenNothingOverlapsBelow) {
+  Add(1, 11, "a", "b", 1500);
+  Add(3, 31, "a", "b", 50);  // small grandparent overlap
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_TRUE(c->IsTrivialMove());
+  EXPECT_FALSE(c->IsBottommostLevel());
+  Done(c);
+  // Asked for by the user, the same compaction rewrites the file.
+  c = CompactRange(1, nullptr, nullptr);
+  ASSERT_NE(nullptr, c);
+  EXPECT_FALSE(c->IsTrivialMove());
+}
+
+TEST_F(CompactionPickerTest, NoTrivialMoveOverLargeGrandparents) {
+  Add(1, 11, "a", "b", 1500);
+  Add(3, 31, "a", "b", 5000);  // > 10 x 100-byte target files
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("31", Numbers(c->grandparents()));
+  EXPECT_FALSE(c->IsTrivialMove());
+}
+
+TEST_F(CompactionPickerTest, NoTrivialMoveOntoOverlappingFiles) {
+  Add(1, 11, "a", "b", 1500);
+  Add(2, 21, "b", "c", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("21", Numbers(c->inputs(1)));
+  EXPECT_FALSE(c->IsTrivialMove());
+  EXPECT_EQ(1600u, c->TotalInputBytes());
+  EXPECT_EQ("a", c->smallest().user_key().ToString());
+  EXPECT_EQ("c", c->largest().user_key().ToString());
+  EXPECT_EQ("L1 -> L2: [11] + [21] (LevelSize, score 1.50)", c->Summary());
+}
+
+TEST_F(CompactionPickerTest, InputLevelGrowsWhenOutputFilesStayTheSame) {
+  Add(1, 11, "a", "b", 600);
+  Add(1, 12, "c", "d", 600);
+  Add(1, 13, "x", "y", 600);
+  Add(2, 21, "a", "d", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("11,12", Numbers(c->inputs(0)));
+  EXPECT_EQ("21", Numbers(c->inputs(1)));
+}
+
+TEST_F(CompactionPickerTest, InputLevelGrowthIsLimited) {
+  // 25 x 100-byte target files = 2500 bytes at most.
+  Add(1, 11, "a", "b", 1300);
+  Add(1, 12, "c", "d", 1300);
+  Add(2, 21, "a", "d", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("11", Numbers(c->inputs(0)));
+  EXPECT_EQ("21", Numbers(c->inputs(1)));
+}
+
+TEST_F(CompactionPickerTest, SplitUserKeyMovesDownWhole) {
+  FileMetaData a;
+  a.number = 11;
+  a.file_size = 600;
+  a.smallest = InternalKey("a", 9, kTypeValue);
+  a.largest = InternalKey("k", 9, kTypeValue);
+  FileMetaData b = a;
+  b.number = 12;
+  b.smallest = InternalKey("k", 5, kTypeValue);
+  b.largest = InternalKey("m", 5, kTypeValue);
+  edit_.AddFile(1, a);
+  edit_.AddFile(1, b);
+  Add(1, 13, "x", "y", 600);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("11,12", Numbers(c->inputs(0)));
+}
+
+TEST_F(CompactionPickerTest, IsBaseLevelForKeyLooksBelowTheOutputLevel) {
+  Add(1, 11, "a", "c", 1500);
+  Add(2, 21, "b", "b", 100);
+  Add(3, 31, "c", "d", 100);
+  Add(3, 32, "x", "y", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("21", Numbers(c->inputs(1)));
+  EXPECT_FALSE(c->IsBottommostLevel());
+  EXPECT_TRUE(c->IsBaseLevelForKey("a"));
+  EXPECT_TRUE(c->IsBaseLevelForKey("b"));  // L2 is the output level
+  EXPECT_FALSE(c->IsBaseLevelForKey("c"));
+  EXPECT_FALSE(c->IsBaseLevelForKey("d"));
+  EXPECT_TRUE(c->IsBaseLevelForKey("e"));
+  EXPECT_FALSE(c->IsBaseLevelForKey("x"));
+  EXPECT_TRUE(c->IsBaseLevelForKey("z"));
+}
+
+TEST_F(CompactionPickerTest, BottommostWhenNothingBelowOverlaps) {
+  Add(1, 11, "a", "c", 1500);
+  Add(3, 32, "x", "y", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_TRUE(c->IsBottommostLevel());
+}
+
+TEST_F(CompactionPickerTest, ShouldStopBeforeCutsAtGrandparentOverlap) {
+  Add(1, 11, "a", "z", 1500);
+  for (int i = 0; i < 15; i++) {
+    char lo[8];
+    char hi[8];
+    std::snprintf(lo, sizeof(lo), "g%02da", i);
+    std::snprintf(hi, sizeof(hi), "g%02db", i);
+    Add(3, 30 + i, lo, hi, 100);
+  }
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  ASSERT_EQ(2, c->output_level());
+  EXPECT_EQ(15u, c->grandparents().size());
+  EXPECT_EQ(100u, c->MaxOutputFileSize());
+  auto stop = [c](const char* key) {
+    return c->ShouldStopBefore(InternalKey(key, 1, kTypeValue).Encode());
+  };
+  EXPECT_FALSE(stop("a"));
+  EXPECT_FALSE(stop("g05c"));  // 600 bytes overlapped
+  EXPECT_TRUE(stop("g10c"));   // 1100 > 10 x 100
+  EXPECT_FALSE(stop("g11c"));  // a new output: 100
+}
+
+TEST_F(CompactionPickerTest, OutputCompressionFollowsTheOptions) {
+  options_.compression = kSnappyCompression;
+  Add(1, 11, "a", "b", 1500);
+  Add(3, 31, "a", "b", 10);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  ASSERT_EQ(2, c->output_level());
+  EXPECT_EQ(kSnappyCompression, c->OutputCompression());
+  options_.compression_per_level = {kNoCompression, kNoCompression};
+  EXPECT_EQ(kNoCompression, c->OutputCompression());  // past the end: last
+  options_.compression_per_level = {kNoCompression, kNoCompression,
+                                    kLZ4Compression};
+  EXPECT_EQ(kLZ4Compression, c->OutputCompression());
+  options_.bottommost_compression = kZSTD;
+  EXPECT_EQ(kLZ4Compression, c->OutputCompression());  // L3 lies below
+  Done(c);
+  c = CompactRange(3, nullptr, nullptr);
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(kZSTD, c->OutputCompression());
+}
+
+TEST_F(CompactionPickerTest, EstimatedPendingCompactionBytes) {
+  // Under every target: nothing pending.
+  Add(0, 1, "a", "z", 100, 1);
+  Add(1, 11, "a", "m", 500);
+  Install();
+  {
+    MutexLock l(&mu_);
+    EXPECT_EQ(0u, vset_->current()->EstimatedPendingCompactionBytes());
+  }
+  // L0 at its trigger: L0 and L1 bytes; 500 + 400 stays under L1's 1000.
+  for (int i = 2; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Install();
+  {
+    MutexLock l(&mu_);
+    EXPECT_EQ(900u, vset_->current()->EstimatedPendingCompactionBytes());
+  }
+  // L1 = 1500 (+400 from L0) over 1000: 900 x (12000 / 1900 + 1) = 6584;
+  // L2 = 12000 (+900) over 10000: 2900 x (50000 / 12900 + 1) = 14140.
+  edit_.RemoveFile(1, 11);
+  Add(1, 12, "a", "m", 1500);
+  Add(2, 21, "a", "m", 12000);
+  Add(3, 31, "a", "m", 50000);
+  Install();
+  MutexLock l(&mu_);
+  EXPECT_EQ(400u + 1500u + 6584u + 14140u,
+            vset_->current()->EstimatedPendingCompactionBytes());
+}
+
+}  // namespace
+}  // namespace cascadedb

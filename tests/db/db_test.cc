@@ -1,0 +1,499 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// End-to-end tests of the DB: reads and writes, iterators, snapshots,
+// flushes and compactions checked against a std::map model, reopening.
+
+#include "cascadedb/db.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/comparator.h"
+#include "cascadedb/env.h"
+#include "cascadedb/options.h"
+#include "cascadedb/write_batch.h"
+#include "tests/testutil/test_util.h"
+#include "util/random.h"
+
+namespace cascadedb {
+namespace {
+
+std::string Key(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%08d", i);
+  return buf;
+}
+
+class DBTest : public testing::Test {
+ protected:
+  DBTest() {
+    options_.create_if_missing = true;
+    // Small buffers so a few thousand writes flush and compact.
+    options_.write_buffer_size = 64 << 10;
+    options_.target_file_size_base = 64 << 10;
+    options_.max_bytes_for_level_base = 256 << 10;
+    options_.level0_file_num_compaction_trigger = 2;
+    options_.stats_dump_period_sec = 0;
+  }
+
+  ~DBTest() override { db_.reset(); }
+
+  void Open() { ASSERT_OK(DB::Open(options_, dir_.path(), &db_)); }
+  Status TryOpen() { return DB::Open(options_, dir_.path(), &db_); }
+  void Reopen() {
+    db_.reset();
+    Open();
+  }
+
+  std::string Get(const std::string& key, const Snapshot* snapshot = nullptr) {
+    ReadOptions ro;
+    ro.snapshot = snapshot;
+    std::string value;
+    Status s = db_->Get(ro, key, &value);
+    if (s.IsNotFound()) return "NOT_FOUND";
+    if (!s.ok()) return s.ToString();
+    return value;
+  }
+
+  std::string Contents(const Snapshot* snapshot = nullptr) {
+    ReadOptions ro;
+    ro.snapshot = snapshot;
+    std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+    std::string result;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      result += it->key().ToString() + "=" + it->value().ToString() + ",";
+    }
+    EXPECT_OK(it->status());
+    return result;
+  }
+
+  int NumFilesAtLevel(int level) {
+    uint64_t n = 0;
+    EXPECT_TRUE(db_->GetIntProperty(
+        "cascadedb.num-files-at-level" + std::to_string(level), &n));
+    return static_cast<int>(n);
+  }
+
+  test::TempDir dir_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+};
+
+TEST_F(DBTest, PutGetDelete) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Put(WriteOptions(), "b", "2"));
+  EXPECT_EQ("1", Get("a"));
+  EXPECT_EQ("2", Get("b"));
+  EXPECT_EQ("NOT_FOUND", Get("c"));
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "3"));
+  EXPECT_EQ("3", Get("a"));
+  ASSERT_OK(db_->Delete(WriteOptions(), "a"));
+  EXPECT_EQ("NOT_FOUND", Get("a"));
+  ASSERT_OK(db_->Delete(WriteOptions(), "never-there"));
+  EXPECT_EQ("b=2,", Contents());
+}
+
+TEST_F(DBTest, EmptyKeyAndValue) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "", "empty-key"));
+  ASSERT_OK(db_->Put(WriteOptions(), "k", ""));
+  EXPECT_EQ("empty-key", Get(""));
+  EXPECT_EQ("", Get("k"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_EQ("empty-key", Get(""));
+  EXPECT_EQ("", Get("k"));
+}
+
+TEST_F(DBTest, WriteBatchIsAtomicAndOrdered) {
+  Open();
+  WriteBatch batch;
+  ASSERT_OK(batch.Put("x", "1"));
+  ASSERT_OK(batch.Delete("x"));
+  ASSERT_OK(batch.Put("y", "2"));
+  ASSERT_OK(db_->Write(WriteOptions(), &batch));
+  EXPECT_EQ("NOT_FOUND", Get("x"));
+  EXPECT_EQ("2", Get("y"));
+  EXPECT_EQ(3u, db_->GetLatestSequenceNumber());
+}
+
+TEST_F(DBTest, ValuesSurviveReopen) {
+  Open();
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(db_->Delete(WriteOptions(), Key(7)));
+  Reopen();
+  EXPECT_EQ("v3", Get(Key(3)));
+  EXPECT_EQ("NOT_FOUND", Get(Key(7)));
+  EXPECT_EQ(101u, db_->GetLatestSequenceNumber());
+  // Writes continue after the recovered sequence.
+  ASSERT_OK(db_->Put(WriteOptions(), Key(3), "new"));
+  Reopen();
+  EXPECT_EQ("new", Get(Key(3)));
+}
+
+TEST_F(DBTest, FlushThenReadFromTable) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Put(WriteOptions(), "b", "2"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_EQ(1, NumFilesAtLevel(0));
+  ASSERT_OK(db_->Delete(WriteOptions(), "a"));
+  EXPECT_EQ("NOT_FOUND", Get("a"));
+  EXPECT_EQ("2", Get("b"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_EQ("NOT_FOUND", Get("a"));
+  EXPECT_EQ("b=2,", Contents());
+  Reopen();
+  EXPECT_EQ("NOT_FOUND", Get("a"));
+  EXPECT_EQ("b=2,", Contents());
+}
+
+TEST_F(DBTest, IteratorDirectionsAndSeeks) {
+  Open();
+  for (const char* k : {"a", "c", "e", "g"}) {
+    ASSERT_OK(db_->Put(WriteOptions(), k, std::string(k) + "v"));
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->Delete(WriteOptions(), "e"));
+  ASSERT_OK(db_->Put(WriteOptions(), "d", "dv"));
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->SeekToLast();
+  std::string backward;
+  for (; it->Valid(); it->Prev()) backward += it->key().ToString();
+  EXPECT_EQ("gdca", backward);
+  it->Seek("b");
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("c", it->key().ToString());
+  it->Next();
+  EXPECT_EQ("d", it->key().ToString());
+  it->Prev();
+  EXPECT_EQ("c", it->key().ToString());
+  it->Prev();
+  EXPECT_EQ("a", it->key().ToString());
+  it->Next();
+  EXPECT_EQ("c", it->key().ToString());
+  it->SeekForPrev("f");
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("d", it->key().ToString());
+  EXPECT_EQ("dv", it->value().ToString());
+  it->Seek("h");
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev("0");
+  EXPECT_FALSE(it->Valid());
+  EXPECT_OK(it->status());
+}
+
+TEST_F(DBTest, SnapshotsSeeTheirPast) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "k", "v1"));
+  const Snapshot* s1 = db_->GetSnapshot();
+  ASSERT_OK(db_->Put(WriteOptions(), "k", "v2"));
+  ASSERT_OK(db_->Delete(WriteOptions(), "gone"));
+  const Snapshot* s2 = db_->GetSnapshot();
+  ASSERT_OK(db_->Delete(WriteOptions(), "k"));
+  EXPECT_EQ("v1", Get("k", s1));
+  EXPECT_EQ("v2", Get("k", s2));
+  EXPECT_EQ("NOT_FOUND", Get("k"));
+  // Flushes and compactions keep what snapshots can see.
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ("v1", Get("k", s1));
+  EXPECT_EQ("v2", Get("k", s2));
+  EXPECT_EQ("k=v1,", Contents(s1));
+  EXPECT_EQ("NOT_FOUND", Get("k"));
+  db_->ReleaseSnapshot(s1);
+  db_->ReleaseSnapshot(s2);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ("NOT_FOUND", Get("k"));
+  EXPECT_EQ("", Contents());
+}
+
+TEST_F(DBTest, RandomOpsMatchModelThroughFlushesAndCompactions) {
+  Open();
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string key = Key(static_cast<int>(rnd.Uniform(3000)));
+    if (rnd.OneIn(5)) {
+      ASSERT_OK(db_->Delete(WriteOptions(), key));
+      model.erase(key);
+    } else {
+      const std::string value(10 + rnd.Uniform(90), 'a' + (i % 26));
+      ASSERT_OK(db_->Put(WriteOptions(), key, value));
+      model[key] = value;
+    }
+    if (i % 5000 == 4999) {
+      ASSERT_OK(db_->WaitForCompact());
+      for (int k = 0; k < 3000; k += 37) {
+        auto it = model.find(Key(k));
+        ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(Key(k)))
+            << "seed " << seed << " key " << Key(k);
+      }
+    }
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  uint64_t deeper = 0;
+  for (int level = 1; level < options_.num_levels; ++level) {
+    deeper += NumFilesAtLevel(level);
+  }
+  EXPECT_GT(deeper, 0u) << "compactions should have moved data below L0";
+
+  auto check_all = [&] {
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    auto m = model.begin();
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
+      ASSERT_NE(m, model.end());
+      ASSERT_EQ(m->first, it->key().ToString()) << "seed " << seed;
+      ASSERT_EQ(m->second, it->value().ToString());
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(m, model.end());
+    auto r = model.rbegin();
+    for (it->SeekToLast(); it->Valid(); it->Prev(), ++r) {
+      ASSERT_NE(r, model.rend());
+      ASSERT_EQ(r->first, it->key().ToString());
+    }
+    EXPECT_EQ(r, model.rend());
+  };
+  check_all();
+  Reopen();
+  check_all();
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  check_all();
+}
+
+TEST_F(DBTest, ConcurrentWritersAndReaders) {
+  Open();
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const std::string key = Key(t * kPerThread + i);
+        WriteOptions wo;
+        wo.sync = (i % 500 == 0);
+        EXPECT_OK(db_->Put(wo, key, key));
+        if (i % 7 == 0) {
+          std::string v;
+          EXPECT_OK(db_->Get(ReadOptions(), key, &v));
+          EXPECT_EQ(key, v);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  ASSERT_OK(db_->WaitForCompact());
+  for (int i = 0; i < kThreads * kPerThread; i += 13) {
+    ASSERT_EQ(Key(i), Get(Key(i)));
+  }
+  EXPECT_EQ(static_cast<uint64_t>(kThreads * kPerThread),
+            db_->GetLatestSequenceNumber());
+  Reopen();
+  for (int i = 0; i < kThreads * kPerThread; i += 13) {
+    ASSERT_EQ(Key(i), Get(Key(i)));
+  }
+}
+
+TEST_F(DBTest, CompactRangeLeavesOneLevel) {
+  Open();
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 500; ++i) {
+      ASSERT_OK(
+          db_->Put(WriteOptions(), Key(i), std::string(100, 'a' + round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(0, NumFilesAtLevel(0));
+  int levels_with_files = 0;
+  for (int level = 0; level < options_.num_levels; ++level) {
+    if (NumFilesAtLevel(level) > 0) ++levels_with_files;
+  }
+  EXPECT_EQ(1, levels_with_files);
+  EXPECT_EQ(std::string(100, 'd'), Get(Key(10)));
+}
+
+TEST_F(DBTest, MissingDBAndErrorIfExists) {
+  options_.create_if_missing = false;
+  Status s = TryOpen();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("does not exist"));
+  options_.create_if_missing = true;
+  Open();
+  db_.reset();
+  options_.error_if_exists = true;
+  s = TryOpen();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("exists"));
+}
+
+TEST_F(DBTest, BadOptionsAreAllReported) {
+  options_.write_buffer_size = 1;
+  options_.num_levels = 1;
+  Status s = TryOpen();
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("write_buffer_size"));
+  EXPECT_NE(std::string::npos, s.ToString().find("num_levels"));
+  EXPECT_EQ(nullptr, db_);
+}
+
+TEST_F(DBTest, SecondOpenIsRefusedByTheLock) {
+  Open();
+  std::unique_ptr<DB> second;
+  Status s = DB::Open(options_, dir_.path(), &second);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("LOCK")) << s.ToString();
+}
+
+TEST_F(DBTest, ComparatorMismatchIsRefused) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  db_.reset();
+  class ReverseComparator : public Comparator {
+   public:
+    const char* Name() const override { return "test.Reverse"; }
+    int Compare(const Slice& a, const Slice& b) const override {
+      return -a.compare(b);
+    }
+    void FindShortestSeparator(std::string*, const Slice&) const override {}
+    void FindShortSuccessor(std::string*) const override {}
+  };
+  ReverseComparator reverse;
+  options_.comparator = &reverse;
+  Status s = TryOpen();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+}
+
+TEST_F(DBTest, ReadOnlyOpenChangesNothing) {
+  Open();
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(200, 'x')));
+  }
+  ASSERT_OK(db_->Put(WriteOptions(), "in-wal-only", "yes"));
+  db_.reset();
+  auto snapshot_dir = [&] {
+    std::vector<std::string> children;
+    EXPECT_OK(Env::Default()->GetChildren(dir_.path(), &children));
+    std::map<std::string, std::string> contents;
+    for (const std::string& c : children) {
+      std::string data;
+      EXPECT_OK(ReadFileToString(Env::Default(), dir_.File(c), &data));
+      contents[c] = data;
+    }
+    return contents;
+  };
+  const auto before = snapshot_dir();
+  std::unique_ptr<DB> ro;
+  ASSERT_OK(DB::OpenForReadOnly(options_, dir_.path(), &ro));
+  std::string value;
+  ASSERT_OK(ro->Get(ReadOptions(), "in-wal-only", &value));
+  EXPECT_EQ("yes", value);
+  ASSERT_OK(ro->Get(ReadOptions(), Key(5), &value));
+  EXPECT_TRUE(ro->Put(WriteOptions(), "a", "b").IsNotSupported());
+  ro.reset();
+  EXPECT_TRUE(before == snapshot_dir());
+}
+
+TEST_F(DBTest, DestroyRemovesEverything) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_FALSE(DestroyDB(dir_.path(), options_).ok());  // still open
+  db_.reset();
+  ASSERT_OK(DestroyDB(dir_.path(), options_));
+  EXPECT_TRUE(Env::Default()->FileExists(dir_.path()).IsNotFound());
+}
+
+TEST_F(DBTest, ObsoleteFilesAreDeleted) {
+  Open();
+  for (int round = 0; round < 6; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'a')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  std::vector<std::string> children;
+  ASSERT_OK(Env::Default()->GetChildren(dir_.path(), &children));
+  int ssts = 0, logs = 0;
+  for (const std::string& c : children) {
+    if (c.size() > 4 && c.substr(c.size() - 4) == ".sst") ++ssts;
+    if (c.size() > 4 && c.substr(c.size() - 4) == ".log") ++logs;
+  }
+  EXPECT_EQ(static_cast<int>(live.size()), ssts);
+  EXPECT_EQ(1, logs);
+}
+
+TEST_F(DBTest, PropertiesExist) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  std::string text;
+  EXPECT_TRUE(db_->GetProperty("cascadedb.stats", &text));
+  EXPECT_NE(std::string::npos, text.find("L0"));
+  EXPECT_TRUE(db_->GetProperty("cascadedb.levelstats", &text));
+  EXPECT_TRUE(db_->GetProperty("cascadedb.sstables", &text));
+  EXPECT_TRUE(db_->GetProperty("cascadedb.stall-stats", &text));
+  EXPECT_FALSE(db_->GetProperty("cascadedb.no-such-property", &text));
+  uint64_t n = 0;
+  EXPECT_TRUE(db_->GetIntProperty("cascadedb.num-files-at-level0", &n));
+  EXPECT_EQ(1u, n);
+  EXPECT_FALSE(db_->GetIntProperty("cascadedb.num-files-at-level99", &n));
+  std::map<std::string, std::string> m;
+  EXPECT_TRUE(db_->GetMapProperty("cascadedb.write-amplification", &m));
+  EXPECT_TRUE(m.count("waf"));
+  EXPECT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &m));
+  EXPECT_TRUE(m.count("state"));
+}
+
+TEST_F(DBTest, ApproximateSizesGrowWithData) {
+  Open();
+  uint32_t state = 1;
+  for (int i = 0; i < 2000; ++i) {
+    // Random bytes: compression must not shrink them away.
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), test::RandomBytes(&state, 200)));
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->WaitForCompact());
+  Range ranges[2] = {Range(Key(0), Key(1000)), Range(Key(0), Key(100))};
+  uint64_t sizes[2];
+  ASSERT_OK(db_->GetApproximateSizes(ranges, 2, sizes));
+  EXPECT_GT(sizes[0], sizes[1]);
+  EXPECT_GT(sizes[0], 1000u * 100);
+}
+
+TEST_F(DBTest, NoSlowdownReturnsIncompleteWhenStopped) {
+  options_.write_buffer_size = 8 << 10;
+  options_.level0_file_num_compaction_trigger = 1;
+  options_.level0_slowdown_writes_trigger = 1;
+  options_.level0_stop_writes_trigger = 1;
+  options_.disable_auto_compactions = true;
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  WriteOptions wo;
+  wo.no_slowdown = true;
+  Status s = db_->Put(wo, "b", "2");
+  EXPECT_TRUE(s.IsIncomplete()) << s.ToString();
+  std::map<std::string, std::string> m;
+  ASSERT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &m));
+  EXPECT_EQ("stopped", m["state"]);
+  EXPECT_EQ("l0_stop", m["cause"]);
+  // Compacting L0 away lets writes through again.
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_OK(db_->Put(wo, "b", "2"));
+}
+
+}  // namespace
+}  // namespace cascadedb
