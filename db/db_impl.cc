@@ -164,6 +164,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.cache_index_and_filter_blocks =
       options_.cache_index_and_filter_blocks;
   table_options_.readahead_size = kCompactionReadahead;
+  table_options_.statistics = stats_;
 
   const int table_cache_size = options_.max_open_files == -1
                                    ? kUnlimitedOpenFiles
@@ -1728,12 +1729,56 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = internal_stats_.DumpStats(LevelStates(), false);
     return true;
   }
+  if (name == "cascadedb.memtable-bytes-per-entry" ||
+      name == "cascadedb.memtable-overhead-bytes-per-entry") {
+    const double v = name == "cascadedb.memtable-bytes-per-entry"
+                         ? mem_->BytesPerEntry()
+                         : mem_->OverheadBytesPerEntry();
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f", v);
+    *value = buf;
+    return true;
+  }
+  if (name == "cascadedb.options-statistics") {
+    if (stats_ == nullptr) return false;
+    *value = stats_->ToString();
+    return true;
+  }
+  if (name == "cascadedb.aggregated-table-properties") {
+    TableProperties total;
+    if (!AggregateTableProperties(&total)) return false;
+    *value = total.ToString();
+    return true;
+  }
   uint64_t n;
   if (GetIntPropertyLocked(name, &n)) {
     *value = std::to_string(n);
     return true;
   }
   return false;
+}
+
+bool DBImpl::AggregateTableProperties(TableProperties* total) {
+  Version* v = versions_->current();
+  for (int level = 0; level < v->num_levels(); ++level) {
+    for (const FileMetaData* f : v->files(level)) {
+      Cache::Handle* handle = nullptr;
+      if (!table_cache_->FindTable(f->number, f->file_size, &handle).ok()) {
+        return false;
+      }
+      const TableProperties& p = table_cache_->GetTable(handle)->properties();
+      total->num_entries += p.num_entries;
+      total->num_deletions += p.num_deletions;
+      total->raw_key_size += p.raw_key_size;
+      total->raw_value_size += p.raw_value_size;
+      total->data_size += p.data_size;
+      total->index_size += p.index_size;
+      total->filter_size += p.filter_size;
+      total->num_data_blocks += p.num_data_blocks;
+      table_cache_->Release(handle);
+    }
+  }
+  return true;
 }
 
 bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
@@ -1770,7 +1815,28 @@ bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
     *value = total;
   } else if (name == "cascadedb.num-entries-active-mem-table") {
     *value = mem_->NumEntries();
-  } else if (name == "cascadedb.total-sst-files-size") {
+  } else if (name == "cascadedb.estimate-num-keys") {
+    // Entries minus twice the deletions (each hides one entry), as
+    // RocksDB estimates; overwritten keys are counted more than once.
+    uint64_t entries = mem_->NumEntries(), deletes = mem_->NumDeletes();
+    for (const ImmutableMemTable& m : imm_) {
+      entries += m.mem->NumEntries();
+      deletes += m.mem->NumDeletes();
+    }
+    TableProperties tables;
+    if (!AggregateTableProperties(&tables)) return false;
+    entries += tables.num_entries;
+    deletes += tables.num_deletions;
+    *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
+  } else if (name == "cascadedb.block-cache-pinned-usage") {
+    *value = block_cache_ != nullptr ? block_cache_->GetPinnedUsage() : 0;
+  } else if (name == "cascadedb.num-live-sst-files") {
+    // Files any Version still references (an iterator may pin old ones).
+    std::set<uint64_t> live;
+    versions_->AddLiveFiles(&live);
+    *value = live.size();
+  } else if (name == "cascadedb.total-sst-files-size" ||
+             name == "cascadedb.live-sst-files-size") {
     uint64_t total = 0;
     for (int level = 0; level < v->num_levels(); ++level) {
       total += v->NumLevelBytes(level);

@@ -43,6 +43,7 @@
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/write_controller.h"
+#include "table/properties.h"
 #include "table/table_options.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
@@ -201,6 +202,9 @@ class DBImpl : public DB {
   std::vector<LevelState> LevelStates() REQUIRES(mutex_);
   bool GetIntPropertyLocked(const std::string& name, uint64_t* value)
       REQUIRES(mutex_);
+  // Sums the counts and sizes of every live table's properties; false if a
+  // table cannot be opened.
+  bool AggregateTableProperties(TableProperties* total) REQUIRES(mutex_);
 
   // ---- immutable after construction
   const Options options_;

@@ -9,6 +9,7 @@
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/filter_policy.h"
+#include "cascadedb/statistics.h"
 #include "table/block.h"
 #include "table/filter_block.h"
 #include "table/readahead_file.h"
@@ -263,6 +264,7 @@ Status Table::ReadContents(RandomAccessFile* file, bool verify_checksums,
                            BlockContents* contents) const {
   Status s = CheckHandle(handle);
   if (s.ok()) s = ReadBlock(file, verify_checksums, handle, contents);
+  if (s.ok()) Tick(kSstBytesRead, handle.size() + kBlockTrailerSize);
   return s;
 }
 
@@ -277,9 +279,16 @@ std::string Table::CacheKey(const BlockHandle& handle, bool filter) const {
   return std::string(buf, static_cast<size_t>(p - buf));
 }
 
+void Table::Tick(uint32_t ticker, uint64_t count) const {
+  if (options_.statistics != nullptr) {
+    options_.statistics->recordTick(ticker, count);
+  }
+}
+
 Status Table::ReadBlockCached(RandomAccessFile* file,
                               const ReadOptions& options,
-                              const BlockHandle& handle, Block** block,
+                              const BlockHandle& handle, bool is_index,
+                              Block** block,
                               Cache::Handle** cache_handle) const {
   *block = nullptr;
   *cache_handle = nullptr;
@@ -290,11 +299,15 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
     Cache::Handle* h = cache->Lookup(key);
     if (h != nullptr) {
       Bump(&block_cache_hits_);
+      Tick(kBlockCacheHit);
+      Tick(is_index ? kBlockCacheIndexHit : kBlockCacheDataHit);
       *block = static_cast<Block*>(cache->Value(h));
       *cache_handle = h;
       return Status::OK();
     }
     Bump(&block_cache_misses_);
+    Tick(kBlockCacheMiss);
+    Tick(is_index ? kBlockCacheIndexMiss : kBlockCacheDataMiss);
   }
   BlockContents contents;
   Status s = ReadContents(file, options.verify_checksums, handle, &contents);
@@ -302,6 +315,9 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
   Block* b = new Block(contents);
   if (cache != nullptr && contents.cachable && options.fill_cache) {
     cache->Insert(key, b, b->size(), &DeleteCachedBlock, cache_handle);
+    Tick(kBlockCacheAdd);
+    Tick(is_index ? kBlockCacheIndexAdd : kBlockCacheDataAdd);
+    Tick(kBlockCacheBytesWrite, b->size());
   }
   *block = b;
   return Status::OK();
@@ -333,7 +349,10 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
-  if (s.ok()) s = ReadBlockCached(file, options, handle, &block, &cache_handle);
+  if (s.ok()) {
+    s = ReadBlockCached(file, options, handle, /*is_index=*/false, &block,
+                        &cache_handle);
+  }
   if (!s.ok()) return NewErrorIterator(s);
   return NewBlockIterator(block, cache_handle);
 }
@@ -350,8 +369,8 @@ Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
   }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
-  Status s = ReadBlockCached(file_.get(), options, index_handle_, &block,
-                             &cache_handle);
+  Status s = ReadBlockCached(file_.get(), options, index_handle_,
+                             /*is_index=*/true, &block, &cache_handle);
   if (!s.ok()) return NewErrorIterator(s);
   return NewBlockIterator(block, cache_handle);
 }
@@ -385,12 +404,16 @@ Status Table::FilterMayMatch(const ReadOptions& options, const Slice& user_key,
   Cache::Handle* h = cache->Lookup(key);
   if (h != nullptr) {
     Bump(&block_cache_hits_);
+    Tick(kBlockCacheHit);
+    Tick(kBlockCacheFilterHit);
     *may_match = static_cast<const FilterHolder*>(cache->Value(h))
                      ->reader.KeyMayMatch(user_key);
     cache->Release(h);
     return Status::OK();
   }
   Bump(&block_cache_misses_);
+  Tick(kBlockCacheMiss);
+  Tick(kBlockCacheFilterMiss);
   BlockContents contents;
   Status s = ReadContents(file_.get(), options.verify_checksums, filter_handle_,
                           &contents);
@@ -401,6 +424,8 @@ Status Table::FilterMayMatch(const ReadOptions& options, const Slice& user_key,
   if (options.fill_cache && contents.cachable) {
     cache->Insert(key, filter.release(), contents.data.size(),
                   &FilterHolder::CacheDeleter, nullptr);
+    Tick(kBlockCacheAdd);
+    Tick(kBlockCacheFilterAdd);
   }
   return Status::OK();
 }
@@ -418,9 +443,11 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
     if (!s.ok()) return s.WithContext(file_name_);
     if (!may_match) {
       Bump(&filter_useful_);
+      Tick(kBloomFilterUseful);
       return Status::OK();
     }
     Bump(&filter_positive_);
+    Tick(kBloomFilterFullPositive);
   }
 
   std::unique_ptr<Iterator> index(NewIndexIterator(options));
@@ -430,7 +457,19 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
     std::unique_ptr<Iterator> block(
         NewDataBlockIterator(file_.get(), options, index->value()));
     block->Seek(key);
-    if (block->Valid()) (*handle_result)(arg, block->key(), block->value());
+    if (block->Valid()) {
+      if (has_filter_ && options_.statistics != nullptr) {
+        // The filter said "may match": was the key really there?
+        const Slice user_key = options_.key_format != nullptr
+                                   ? options_.key_format->UserKey(key)
+                                   : key;
+        const Slice found = options_.key_format != nullptr
+                                ? options_.key_format->UserKey(block->key())
+                                : block->key();
+        if (user_key == found) Tick(kBloomFilterFullTruePositive);
+      }
+      (*handle_result)(arg, block->key(), block->value());
+    }
     s = block->status();
   }
   if (s.ok()) s = index->status();

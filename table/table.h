@@ -127,9 +127,12 @@ class Table {
   // Reads the block at handle through the block cache. On success *block is
   // the block and *cache_handle pins it, or is null when the caller owns
   // *block (no cache, fill_cache off, or memory the cache cannot keep).
+  // is_index selects the tickers (index or data block).
   Status ReadBlockCached(RandomAccessFile* file, const ReadOptions& options,
-                         const BlockHandle& handle, Block** block,
-                         Cache::Handle** cache_handle) const;
+                         const BlockHandle& handle, bool is_index,
+                         Block** block, Cache::Handle** cache_handle) const;
+  // Records ticker in options_.statistics, if any.
+  void Tick(uint32_t ticker, uint64_t count = 1) const;
   // Checks handle, then reads the block at handle (no cache). On success
   // the caller owns *contents' memory when contents->heap_allocated.
   Status ReadContents(RandomAccessFile* file, bool verify_checksums,

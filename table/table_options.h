@@ -20,6 +20,7 @@ namespace cascadedb {
 
 class Cache;
 class FilterPolicy;
+class Statistics;
 class TableKeyFormat;
 
 struct TableOptions {
@@ -72,6 +73,10 @@ struct TableOptions {
   // can lay it out contiguously. 0 = no preallocation. A hint: failures are
   // ignored.
   uint64_t preallocation_size = 0;
+
+  // Receives block cache, bloom filter and SST read tickers
+  // (include/cascadedb/statistics.h); nullptr = none. Borrowed.
+  Statistics* statistics = nullptr;
 
   // Stored in the properties block as creation_time (seconds since the
   // epoch); the db layer sets it from Env::NowWallSeconds(). Default 0.

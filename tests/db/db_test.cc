@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,7 +16,9 @@
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/env.h"
+#include "cascadedb/listener.h"
 #include "cascadedb/options.h"
+#include "cascadedb/statistics.h"
 #include "cascadedb/write_batch.h"
 #include "tests/testutil/test_util.h"
 #include "util/random.h"
@@ -493,6 +496,78 @@ TEST_F(DBTest, NoSlowdownReturnsIncompleteWhenStopped) {
   // Compacting L0 away lets writes through again.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ASSERT_OK(db_->Put(wo, "b", "2"));
+}
+
+TEST_F(DBTest, StatisticsCountWhatHappened) {
+  options_.statistics = CreateDBStatistics();
+  options_.block_cache_size = 1 << 20;
+  Open();
+  uint32_t state = 7;
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), test::RandomBytes(&state, 100)));
+  }
+  ASSERT_OK(db_->Delete(WriteOptions(), Key(0)));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->WaitForCompact());
+  for (int i = 0; i < 2000; i += 10) Get(Key(i));
+  Get("absent");
+  Statistics* st = options_.statistics.get();
+  EXPECT_EQ(2001u, st->getTickerCount(kNumberKeysWritten));
+  EXPECT_EQ(2000u * (11 + 100) + 11, st->getTickerCount(kBytesWritten));
+  EXPECT_EQ(201u, st->getTickerCount(kNumberKeysRead));
+  EXPECT_EQ(199u, st->getTickerCount(kNumberKeysFound));
+  EXPECT_GT(st->getTickerCount(kWalFileBytes), 2000u * 111);
+  EXPECT_GT(st->getTickerCount(kFlushWriteBytes), 0u);
+  EXPECT_GT(st->getTickerCount(kCompactWriteBytes), 0u);
+  EXPECT_GT(st->getTickerCount(kBlockCacheDataMiss) +
+                st->getTickerCount(kBlockCacheDataHit),
+            0u);
+  EXPECT_GT(st->getTickerCount(kBloomFilterUseful) +
+                st->getTickerCount(kBloomFilterFullPositive),
+            0u);
+  std::string text;
+  EXPECT_TRUE(db_->GetProperty("cascadedb.options-statistics", &text));
+  EXPECT_NE(std::string::npos, text.find("cascadedb.bytes.written"));
+  uint64_t keys = 0;
+  ASSERT_TRUE(db_->GetIntProperty("cascadedb.estimate-num-keys", &keys));
+  EXPECT_GE(keys, 1990u);
+  EXPECT_LE(keys, 2010u);
+}
+
+class CountingListener : public EventListener {
+ public:
+  void OnFlushCompleted(DB*, const FlushJobInfo& info) override {
+    if (info.status.ok()) flushes++;
+  }
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& info) override {
+    if (info.status.ok()) compactions++;
+  }
+  void OnTableFileCreated(const TableFileCreationInfo&) override { created++; }
+  void OnTableFileDeleted(const TableFileDeletionInfo&) override { deleted++; }
+  void OnStallConditionsChanged(const WriteStallInfo& info) override {
+    if (info.cur_state == "stopped") stops++;
+  }
+  std::atomic<int> flushes{0}, compactions{0}, created{0}, deleted{0}, stops{0};
+};
+
+TEST_F(DBTest, ListenersHearFlushesCompactionsAndStalls) {
+  auto listener = std::make_shared<CountingListener>();
+  options_.listeners.push_back(listener);
+  options_.level0_slowdown_writes_trigger = 2;
+  options_.level0_stop_writes_trigger = 3;
+  Open();
+  for (int round = 0; round < 6; ++round) {
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'x')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  db_.reset();  // events queued by the last jobs are delivered by now
+  EXPECT_GE(listener->flushes.load(), 6);
+  EXPECT_GE(listener->compactions.load(), 1);
+  EXPECT_GE(listener->created.load(), 7);
+  EXPECT_GE(listener->deleted.load(), 1);
 }
 
 }  // namespace
