@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <exception>
 #include <utility>
 
 #include "cascadedb/cache.h"
@@ -570,7 +571,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   Status s;
   {
     mutex_.Unlock();
-    for (const auto& l : options_.listeners) l->OnFlushBegin(this, *info);
+    ForEachListener([&](EventListener* l) { l->OnFlushBegin(this, *info); });
     FlushJob job(dbname_, env_, sst_env_options_, options_.rate_limiter.get(),
                  TableOptionsForLevel(0), icmp_.user_comparator(), mem,
                  std::move(snapshots), number);
@@ -597,7 +598,8 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
       created.file_size = meta.file_size;
       created.level = 0;
       created.status = s;
-      for (const auto& l : options_.listeners) l->OnTableFileCreated(created);
+      ForEachListener(
+          [&](EventListener* l) { l->OnTableFileCreated(created); });
     }
     if (stats_ != nullptr && s.ok()) {
       RecordTick(kFlushWriteBytes, meta.file_size);
@@ -700,6 +702,10 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
 
   MutexLock l(&mutex_);
   if (closed_) return Status::Aborted("DB closed");
+  if (w.no_slowdown && write_controller_.state() != WriteState::kNormal) {
+    // Do not even queue: the writers ahead may be waiting out the stall.
+    return Status::Incomplete("write stall");
+  }
   writers_.push_back(&w);
   for (;;) {
     while (!w.done && w.insert_into == nullptr && &w != writers_.front()) {
@@ -752,9 +758,10 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       mutex_.Unlock();
       uint64_t wal_bytes = 0;
       if (!w.disable_wal && count > 0) {
-        Slice contents = WriteBatchInternal::Contents(group);
-        status = log_->AddRecord(contents);
-        wal_bytes = contents.size();
+        // Counted as written to the file, record headers included.
+        const uint64_t before = log_->length();
+        status = log_->AddRecord(WriteBatchInternal::Contents(group));
+        wal_bytes = log_->length() - before;
         log_dirty_ = true;
       }
       if (status.ok() && w.sync && !w.disable_wal && log_dirty_) {
@@ -873,10 +880,9 @@ void DBImpl::UpdateWriteController() {
   const WriteState before = write_controller_.state();
   const StallCause cause_before = write_controller_.cause();
   if (write_controller_.Update(in)) {
-    Log(info_log_.get(), "Write stall state %s (%s) -> %s (%s)",
+    Log(info_log_.get(), "Write stall state %s (%s) -> %s",
         WriteStateName(before), StallCauseName(cause_before),
-        WriteStateName(write_controller_.state()),
-        StallCauseName(write_controller_.cause()));
+        write_controller_.DescribeState().c_str());
     bg_cv_.SignalAll();
     if (!options_.listeners.empty()) {
       WriteStallInfo info;
@@ -885,9 +891,8 @@ void DBImpl::UpdateWriteController() {
       info.prev_state = WriteStateName(before);
       info.cur_state = WriteStateName(write_controller_.state());
       QueueEvent([this, info] {
-        for (const auto& l : options_.listeners) {
-          l->OnStallConditionsChanged(info);
-        }
+        ForEachListener(
+            [&](EventListener* l) { l->OnStallConditionsChanged(info); });
       });
     }
   }
@@ -926,6 +931,21 @@ void DBImpl::RecordStall(StallCause cause, bool stopped, uint64_t micros) {
   }
 }
 
+void DBImpl::ForEachListener(const std::function<void(EventListener*)>& fn) {
+  for (const auto& listener : options_.listeners) {
+    // A throwing listener must not unwind through the engine's state.
+    try {
+      fn(listener.get());
+    } catch (const std::exception& e) {
+      Log(InfoLogLevel::kError, info_log_.get(),
+          "EventListener threw (ignored): %s", e.what());
+    } catch (...) {
+      Log(InfoLogLevel::kError, info_log_.get(),
+          "EventListener threw (ignored)");
+    }
+  }
+}
+
 void DBImpl::QueueEvent(std::function<void()> event) {
   pending_events_.push_back(std::move(event));
   has_pending_events_.store(true, std::memory_order_release);
@@ -949,11 +969,37 @@ void DBImpl::NotifyTableFileDeleted(uint64_t number, const Status& s) {
   info.file_path = TableFileName(dbname_, number);
   info.file_number = number;
   info.status = s;
-  for (const auto& l : options_.listeners) l->OnTableFileDeleted(info);
+  ForEachListener([&](EventListener* l) { l->OnTableFileDeleted(info); });
 }
 
 Status DBImpl::NotifyBackgroundError(BackgroundErrorReason reason, Status s) {
-  for (const auto& l : options_.listeners) l->OnBackgroundError(reason, &s);
+  ForEachListener([&](EventListener* l) { l->OnBackgroundError(reason, &s); });
+  return s;
+}
+
+Status DBImpl::ServiceFlushRequests(Writer* self, bool* serviced) {
+  mutex_.AssertHeld();
+  *serviced = false;
+  Status s = bg_error_;
+  if (s.ok() && mem_->NumEntries() > 0) {
+    if (static_cast<int>(imm_.size()) + 1 >= options_.max_write_buffer_number) {
+      return s;  // no room yet: a flush must finish first
+    }
+    s = SwitchMemtable();
+  }
+  *serviced = true;
+  flush_requested_ = false;
+  for (auto it = writers_.begin(); it != writers_.end();) {
+    Writer* x = *it;
+    if (x->batch == nullptr && x != self && it != writers_.begin()) {
+      x->status = s;
+      x->done = true;
+      x->cv.Signal();
+      it = writers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   return s;
 }
 
@@ -962,6 +1008,11 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
   bool delayed = false;
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
+    if (flush_requested_) {
+      bool serviced;
+      Status s = ServiceFlushRequests(leader, &serviced);
+      if (!s.ok()) return s;
+    }
     if (shutting_down_.load(std::memory_order_acquire)) {
       return Status::Aborted("DB closed");
     }
@@ -1296,7 +1347,8 @@ Status DBImpl::FlushOldestImmutable() {
   mem->Unref();
   if (!options_.listeners.empty()) {
     QueueEvent([this, info] {
-      for (const auto& l : options_.listeners) l->OnFlushCompleted(this, info);
+      ForEachListener(
+          [&](EventListener* l) { l->OnFlushCompleted(this, info); });
     });
   }
   RemoveObsoleteFiles();
@@ -1358,9 +1410,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
   if (c->IsTrivialMove()) {
     if (notify) {
       QueueEvent([this, info] {
-        for (const auto& l : options_.listeners) {
-          l->OnCompactionBegin(this, info);
-        }
+        ForEachListener(
+            [&](EventListener* l) { l->OnCompactionBegin(this, info); });
       });
     }
     FileMetaData* f = c->input(0, 0);
@@ -1380,7 +1431,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
         versions_.get(), c, std::move(snapshots),
         [this] { return NewOutputFileNumber(); }, &shutting_down_);
     mutex_.Unlock();
-    for (const auto& l : options_.listeners) l->OnCompactionBegin(this, info);
+    ForEachListener(
+        [&](EventListener* l) { l->OnCompactionBegin(this, info); });
     s = job.Run();
     if (notify) {
       for (const FileMetaData& f : job.outputs()) {
@@ -1393,7 +1445,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
         created.file_size = f.file_size;
         created.level = c->output_level();
         created.status = s;
-        for (const auto& l : options_.listeners) l->OnTableFileCreated(created);
+        ForEachListener(
+            [&](EventListener* l) { l->OnTableFileCreated(created); });
       }
     }
     mutex_.Lock();
@@ -1446,9 +1499,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
   if (notify) {
     info.status = s;
     QueueEvent([this, info] {
-      for (const auto& l : options_.listeners) {
-        l->OnCompactionCompleted(this, info);
-      }
+      ForEachListener(
+          [&](EventListener* l) { l->OnCompactionCompleted(this, info); });
     });
   }
   c->ReleaseInputs();
@@ -1516,23 +1568,30 @@ Status DBImpl::Flush(const FlushOptions& options) {
 
 Status DBImpl::FlushImpl(const FlushOptions& options) {
   if (read_only_) return Status::NotSupported("flush", "the DB is read-only");
-  // Switch through the write queue so no write is in flight.
+  // The switch happens in the write queue so no write is in flight: either
+  // this call reaches the front, or the current leader does it for us
+  // (a leader waiting out a write stall does, so a Flush - and the
+  // CompactRange that needs it to end the stall - never waits for it).
   Writer w(&mutex_);  // batch == nullptr: never joins a write group
   MutexLock l(&mutex_);
   if (closed_) return Status::Aborted("DB closed");
   writers_.push_back(&w);
-  while (&w != writers_.front()) w.cv.Wait();
-  Status s = bg_error_;
-  if (s.ok() && mem_->NumEntries() > 0) {
-    while (s.ok() && static_cast<int>(imm_.size()) + 1 >=
-                         options_.max_write_buffer_number) {
+  flush_requested_ = true;
+  bg_cv_.SignalAll();
+  while (!w.done && &w != writers_.front()) w.cv.Wait();
+  Status s;
+  if (w.done) {
+    s = w.status;
+  } else {
+    for (;;) {
+      bool serviced = false;
+      s = ServiceFlushRequests(&w, &serviced);
+      if (!s.ok() || serviced) break;
       WaitWhileStopped(StallCause::kMemtableLimit);
-      s = bg_error_;
     }
-    if (s.ok()) s = SwitchMemtable();
+    writers_.pop_front();
+    if (!writers_.empty()) writers_.front()->cv.Signal();
   }
-  writers_.pop_front();
-  if (!writers_.empty()) writers_.front()->cv.Signal();
   if (s.ok() && options.wait) {
     while (!imm_.empty() && bg_error_.ok()) bg_cv_.Wait();
     s = bg_error_;
@@ -1828,6 +1887,14 @@ bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
     entries += tables.num_entries;
     deletes += tables.num_deletions;
     *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
+  } else if (name == "cascadedb.estimate-table-readers-mem") {
+    // Open tables hold their index and filter blocks unless those live in
+    // the block cache.
+    TableProperties tables;
+    if (!AggregateTableProperties(&tables)) return false;
+    *value = options_.cache_index_and_filter_blocks
+                 ? 0
+                 : tables.index_size + tables.filter_size;
   } else if (name == "cascadedb.block-cache-pinned-usage") {
     *value = block_cache_ != nullptr ? block_cache_->GetPinnedUsage() : 0;
   } else if (name == "cascadedb.num-live-sst-files") {

@@ -133,6 +133,10 @@ class DBImpl : public DB {
   Status MakeRoomForWrite(Writer* leader, uint64_t batch_bytes)
       REQUIRES(mutex_);
   WriteBatch* BuildBatchGroup(Writer** last_writer) REQUIRES(mutex_);
+  // Does what queued Flush calls asked (a memtable switch, if the active
+  // memtable has entries and there is room) and completes them, except
+  // self. *serviced is false when there was no room yet.
+  Status ServiceFlushRequests(Writer* self, bool* serviced) REQUIRES(mutex_);
   // Turns the active memtable immutable and starts a new WAL.
   Status SwitchMemtable() REQUIRES(mutex_);
   // Waits on bg_cv_ while writes are stopped for cause; records the wait.
@@ -183,6 +187,8 @@ class DBImpl : public DB {
   }
   void RecordStall(StallCause cause, bool stopped, uint64_t micros)
       REQUIRES(mutex_);
+  // Calls fn for every listener, catching (and logging) what they throw.
+  void ForEachListener(const std::function<void(EventListener*)>& fn);
   // Queues a listener call; listeners never run with the mutex held.
   void QueueEvent(std::function<void()> event) REQUIRES(mutex_);
   // Runs the queued listener calls. REQUIRES: mutex not held.
@@ -242,6 +248,7 @@ class DBImpl : public DB {
   int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;  // queued or running
   int running_compactions_ GUARDED_BY(mutex_) = 0;       // picked and running
   int manual_compactions_ GUARDED_BY(mutex_) = 0;
+  bool flush_requested_ GUARDED_BY(mutex_) = false;  // a Flush is queued
   Status bg_error_ GUARDED_BY(mutex_);
   std::unique_ptr<VersionSet> versions_;
   WriteController write_controller_ GUARDED_BY(mutex_);

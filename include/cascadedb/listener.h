@@ -15,8 +15,8 @@
 //     GetProperty, iterators) but must not wait for the DB's background
 //     work (Flush with wait, CompactRange, WaitForCompact, Close): that work
 //     may be waiting for the callback to return, which deadlocks.
-//   - It must not throw: the DB does not catch exceptions, so one escaping
-//     a callback ends the process.
+//   - It should not throw. The DB catches and logs an exception escaping a
+//     callback and goes on; the event is not delivered again.
 //   - It may be called concurrently from several threads (a flush and two
 //     compactions can finish together), so a listener with state guards it.
 //   - The info structs are borrowed for the duration of the call only.

@@ -470,8 +470,8 @@ TEST_F(CompactionPickerTest, BottommostWhenNothingBelowOverlaps) {
 TEST_F(CompactionPickerTest, ShouldStopBeforeCutsAtGrandparentOverlap) {
   Add(1, 11, "a", "z", 1500);
   for (int i = 0; i < 15; i++) {
-    char lo[8];
-    char hi[8];
+    char lo[16];
+    char hi[16];
     std::snprintf(lo, sizeof(lo), "g%02da", i);
     std::snprintf(hi, sizeof(hi), "g%02db", i);
     Add(3, 30 + i, lo, hi, 100);

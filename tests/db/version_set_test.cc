@@ -757,7 +757,7 @@ TEST_F(VersionGetTest, ConcatenatingIteratorSeeks) {
 TEST_F(VersionSetTest, ApproximateOffsetOfGrowsWithTheKey) {
   std::vector<Entry> entries;
   for (int i = 0; i < 300; i++) {
-    char key[8];
+    char key[16];
     std::snprintf(key, sizeof(key), "k%03d", i);
     entries.push_back({key, 1, kTypeValue, std::string(100, 'v')});
   }

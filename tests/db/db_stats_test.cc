@@ -1,0 +1,157 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// The engine's own figures against the files on disk: write amplification
+// bookkeeping is exact on a controlled workload, and listeners hear every
+// flush and compaction exactly once.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cascadedb/db.h"
+#include "cascadedb/env.h"
+#include "cascadedb/listener.h"
+#include "tests/testutil/test_util.h"
+
+namespace cascadedb {
+namespace {
+
+uint64_t SizeOfFiles(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> children;
+  EXPECT_OK(Env::Default()->GetChildren(dir, &children));
+  uint64_t total = 0;
+  for (const std::string& c : children) {
+    if (c.size() > suffix.size() &&
+        c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      uint64_t size = 0;
+      EXPECT_OK(Env::Default()->GetFileSize(dir + "/" + c, &size));
+      total += size;
+    }
+  }
+  return total;
+}
+
+TEST(DBStatsTest, WriteAmplificationMatchesTheFiles) {
+  test::TempDir dir;
+  Options options;
+  options.create_if_missing = true;
+  options.stats_dump_period_sec = 0;
+  options.write_buffer_size = 8 << 20;  // no switch: one WAL, one flush
+  options.disable_auto_compactions = true;
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(options, dir.path(), &db));
+  uint32_t state = 3;
+  uint64_t user_bytes = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string key = "key" + std::to_string(i);
+    const std::string value = test::RandomBytes(&state, 200);
+    ASSERT_OK(db->Put(WriteOptions(), key, value));
+    user_bytes += key.size() + value.size();
+  }
+  ASSERT_OK(db->Delete(WriteOptions(), "key0"));
+  user_bytes += 4;
+
+  std::map<std::string, std::string> waf;
+  ASSERT_TRUE(db->GetMapProperty("cascadedb.write-amplification", &waf));
+  EXPECT_EQ(std::to_string(user_bytes), waf["user-bytes"]);
+  // Every WAL byte, record headers included, is in the one WAL file.
+  EXPECT_EQ(std::to_string(SizeOfFiles(dir.path(), ".log")), waf["wal-bytes"]);
+  EXPECT_EQ("0", waf["flush-bytes"]);
+
+  ASSERT_OK(db->Flush(FlushOptions()));
+  const uint64_t flushed = SizeOfFiles(dir.path(), ".sst");
+  ASSERT_TRUE(db->GetMapProperty("cascadedb.write-amplification", &waf));
+  EXPECT_EQ(std::to_string(flushed), waf["flush-bytes"]);
+  EXPECT_EQ(std::to_string(flushed), waf["L0.write-bytes"]);
+
+  ASSERT_OK(db->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t compacted = SizeOfFiles(dir.path(), ".sst");
+  ASSERT_TRUE(db->GetMapProperty("cascadedb.write-amplification", &waf));
+  EXPECT_EQ(std::to_string(compacted), waf["compaction-bytes"]);
+  EXPECT_EQ(std::to_string(compacted), waf["L1.write-bytes"]);
+  EXPECT_EQ(std::to_string(flushed), waf["L1.read-bytes"]);
+  const uint64_t wal = std::stoull(waf["wal-bytes"]);
+  char expect[32];
+  std::snprintf(expect, sizeof(expect), "%.3f",
+                static_cast<double>(wal + flushed + compacted) / user_bytes);
+  EXPECT_EQ(expect, waf["waf"]);
+  std::snprintf(expect, sizeof(expect), "%.3f",
+                static_cast<double>(flushed + compacted) / user_bytes);
+  EXPECT_EQ(expect, waf["waf-no-wal"]);
+}
+
+class RecordingListener : public EventListener {
+ public:
+  void OnFlushBegin(DB*, const FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    flush_begun.push_back(info.job_id);
+  }
+  void OnFlushCompleted(DB*, const FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    flush_done.push_back(info.job_id);
+    flushed_files.insert(info.file_number);
+  }
+  void OnCompactionBegin(DB*, const CompactionJobInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    compaction_begun.push_back(info.job_id);
+  }
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    compaction_done.push_back(info.job_id);
+    EXPECT_FALSE(info.input_files.empty());
+    EXPECT_GT(info.input_bytes, 0u);
+  }
+  void OnTableFileCreated(const TableFileCreationInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    if (info.reason == "flush") created_by_flush.insert(info.file_number);
+  }
+
+  std::mutex mu;
+  std::vector<int> flush_begun, flush_done, compaction_begun, compaction_done;
+  std::set<uint64_t> flushed_files, created_by_flush;
+};
+
+TEST(DBStatsTest, ListenersHearEveryJobExactlyOnce) {
+  test::TempDir dir;
+  auto listener = std::make_shared<RecordingListener>();
+  Options options;
+  options.create_if_missing = true;
+  options.stats_dump_period_sec = 0;
+  options.write_buffer_size = 32 << 10;
+  options.target_file_size_base = 32 << 10;
+  options.max_bytes_for_level_base = 128 << 10;
+  options.level0_file_num_compaction_trigger = 2;
+  options.listeners.push_back(listener);
+  {
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(options, dir.path(), &db));
+    uint32_t state = 5;
+    for (int i = 0; i < 4000; ++i) {
+      ASSERT_OK(db->Put(WriteOptions(), "k" + std::to_string(i % 1500),
+                        test::RandomBytes(&state, 100)));
+    }
+    ASSERT_OK(db->WaitForCompact());
+  }  // closed: every queued event is delivered
+  auto sorted_unique = [](std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    EXPECT_TRUE(std::adjacent_find(v.begin(), v.end()) == v.end())
+        << "an event was delivered twice";
+    return v;
+  };
+  EXPECT_GT(listener->flush_done.size(), 3u);
+  EXPECT_GT(listener->compaction_done.size(), 0u);
+  EXPECT_EQ(sorted_unique(listener->flush_begun),
+            sorted_unique(listener->flush_done));
+  EXPECT_EQ(sorted_unique(listener->compaction_begun),
+            sorted_unique(listener->compaction_done));
+  EXPECT_EQ(listener->created_by_flush, listener->flushed_files);
+}
+
+}  // namespace
+}  // namespace cascadedb
