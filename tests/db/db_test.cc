@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -496,6 +497,48 @@ TEST_F(DBTest, NoSlowdownReturnsIncompleteWhenStopped) {
   // Compacting L0 away lets writes through again.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ASSERT_OK(db_->Put(wo, "b", "2"));
+}
+
+TEST_F(DBTest, LevelsStaySortedAndNearTheirTargets) {
+  options_.compression = kNoCompression;
+  Open();
+  uint32_t state = 11;
+  for (int i = 0; i < 30000; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(static_cast<int>(i * 7919 % 30000)),
+                       test::RandomBytes(&state, 100)));
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  std::vector<LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  std::map<int, std::vector<LiveFileMetaData>> by_level;
+  for (const auto& f : files) by_level[f.level].push_back(f);
+  int deepest = 0;
+  for (auto& [level, list] : by_level) {
+    deepest = std::max(deepest, level);
+    if (level == 0) continue;
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+      return a.smallest_key < b.smallest_key;
+    });
+    for (size_t i = 1; i < list.size(); ++i) {
+      EXPECT_LT(list[i - 1].largest_key, list[i].smallest_key)
+          << "overlapping files at L" << level;
+    }
+  }
+  ASSERT_GE(deepest, 2) << "the data should span several levels";
+  // Every level but the last is within its target once compaction is idle
+  // (score < 1); the last holds the bulk, about 10x the one above.
+  for (int level = 1; level < deepest; ++level) {
+    uint64_t bytes = 0;
+    for (const auto& f : by_level[level]) bytes += f.size;
+    double target = static_cast<double>(options_.max_bytes_for_level_base);
+    for (int l = 1; l < level; ++l) target *= 10;
+    EXPECT_LE(bytes, target) << "L" << level;
+  }
+  std::map<std::string, std::string> m;
+  ASSERT_TRUE(db_->GetMapProperty("cascadedb.levelstats", &m));
+  for (int level = 1; level < deepest; ++level) {
+    EXPECT_LT(std::stod(m["L" + std::to_string(level) + ".score"]), 1.0);
+  }
 }
 
 TEST_F(DBTest, StatisticsCountWhatHappened) {
