@@ -82,12 +82,14 @@ struct DBImpl::LogReporter : public log::Reader::Reporter {
   void Corruption(size_t bytes, const Status& s) override {
     dropped_bytes += bytes;
     if (corruption.ok()) {
-      corruption = Status::Corruption("log " + fname, s.ToString());
+      corruption = s.IsCorruption() ? Status::Corruption("log " + fname,
+                                                         s.message())
+                                    : s;  // an I/O error stays one
     }
   }
   void TornTail(size_t bytes, const Status& s) override {
     dropped_bytes += bytes;
-    torn_tail = Status::Corruption("log " + fname, s.ToString());
+    torn_tail = Status::Corruption("log " + fname, s.message());
   }
 };
 
@@ -521,8 +523,8 @@ Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
         if (!last_log) {
           // Only the newest WAL can have been cut by a crash.
           return Status::Corruption(
-              reporter.torn_tail.ToString(),
-              "an older WAL is short or damaged at its end");
+              "log " + fname, "an older WAL is short or damaged at its end (" +
+                                  reporter.torn_tail.message() + ")");
         }
         break;
       case WALRecoveryMode::kPointInTimeRecovery:
