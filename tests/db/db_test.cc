@@ -470,7 +470,8 @@ TEST_F(DBTest, ApproximateSizesGrowWithData) {
   }
   ASSERT_OK(db_->Flush(FlushOptions()));
   ASSERT_OK(db_->WaitForCompact());
-  Range ranges[2] = {Range(Key(0), Key(1000)), Range(Key(0), Key(100))};
+  const std::string k0 = Key(0), k100 = Key(100), k1000 = Key(1000);
+  Range ranges[2] = {Range(k0, k1000), Range(k0, k100)};
   uint64_t sizes[2];
   ASSERT_OK(db_->GetApproximateSizes(ranges, 2, sizes));
   EXPECT_GT(sizes[0], sizes[1]);
