@@ -756,7 +756,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     bool wal_failed = false;
     {
       // The queue keeps other writers out; readers only need the
-      // memtable's lock-free reads.
+      // memtable's lock-free reads. Only a leader switches mem_.
+      MemTable* const mem = mem_;
       mutex_.Unlock();
       uint64_t wal_bytes = 0;
       if (!w.disable_wal && count > 0) {
@@ -772,7 +773,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       }
       wal_failed = !status.ok();
       if (status.ok() && count > 0 && members.empty()) {
-        status = WriteBatchInternal::InsertInto(group, mem_);
+        status = WriteBatchInternal::InsertInto(group, mem);
       } else if (status.ok() && count > 0) {
         int pending = static_cast<int>(members.size()) - 1;
         mutex_.Lock();
@@ -784,7 +785,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
           m->cv.Signal();
         }
         mutex_.Unlock();
-        status = WriteBatchInternal::InsertInto(w.batch, mem_,
+        status = WriteBatchInternal::InsertInto(w.batch, mem,
                                                 /*concurrent=*/true);
         mutex_.Lock();
         while (pending > 0) w.cv.Wait();
