@@ -203,8 +203,15 @@ Status DBImpl::CloseLocked() {
   shutting_down_.store(true, std::memory_order_release);
   while (HasBackgroundWork() || manual_compactions_ > 0) bg_cv_.Wait();
   Status s = bg_error_;
+  for (PendingLog& old : logs_to_sync_) {
+    Status sync = old.file->Sync();
+    if (sync.ok()) sync = old.file->Close();
+    if (s.ok()) s = sync;
+  }
+  logs_to_sync_.clear();
   if (logfile_ != nullptr) {
     Status sync = logfile_->Sync();
+    if (sync.ok() && log_dir_sync_needed_) sync = env_->SyncDir(dbname_);
     if (sync.ok()) sync = logfile_->Close();
     if (s.ok()) s = sync;
   }
@@ -271,6 +278,7 @@ Status DBImpl::Open() {
   if (read_only_) return s;
 
   s = NewLogFile();
+  if (s.ok()) s = SyncLogDir();
   if (!s.ok()) return s;
   edit.SetLogNumber(logfile_number_);
   s = versions_->LogAndApply(&edit, &mutex_);
@@ -635,19 +643,29 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   return Status::OK();
 }
 
+Status DBImpl::SyncLogDir() {
+  mutex_.AssertHeld();
+  log_dir_sync_needed_ = false;
+  mutex_.Unlock();
+  Status s = env_->SyncDir(dbname_);
+  mutex_.Lock();
+  if (!s.ok()) log_dir_sync_needed_ = true;
+  return s;
+}
+
 Status DBImpl::NewLogFile() {
   mutex_.AssertHeld();
   const uint64_t number = versions_->NewFileNumber();
   std::unique_ptr<WritableFile> file;
   Status s = env_->NewWritableFile(WalFileName(dbname_, number), &file,
                                    wal_env_options_);
-  // The WAL's directory entry must be durable before the MANIFEST names
-  // it or a synced write in it is acknowledged.
-  if (s.ok()) s = env_->SyncDir(dbname_);
   if (!s.ok()) {
     versions_->ReuseFileNumber(number);
     return s;
   }
+  // The WAL's directory entry must be durable before the MANIFEST names
+  // it or a synced write in it is acknowledged; both do SyncLogDir first.
+  log_dir_sync_needed_ = true;
   logfile_ = std::move(file);
   log_ = std::make_unique<log::Writer>(logfile_.get());
   logfile_number_ = number;
@@ -754,13 +772,28 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       if (m == last_writer) break;
     }
     bool wal_failed = false;
+    // A synced write is acknowledged only once every earlier write is
+    // durable: the WALs switched away from since the last sync, and the
+    // new WAL's directory entry, go first.
+    std::deque<PendingLog> old_logs;
+    bool sync_dir = false;
+    if (w.sync && !w.disable_wal) {
+      old_logs.swap(logs_to_sync_);
+      sync_dir = log_dir_sync_needed_;
+      log_dir_sync_needed_ = false;
+    }
     {
       // The queue keeps other writers out; readers only need the
       // memtable's lock-free reads. Only a leader switches mem_.
       MemTable* const mem = mem_;
       mutex_.Unlock();
+      for (PendingLog& old : old_logs) {
+        if (status.ok()) status = old.file->Sync();
+        if (status.ok()) status = old.file->Close();
+      }
+      if (status.ok() && sync_dir) status = env_->SyncDir(dbname_);
       uint64_t wal_bytes = 0;
-      if (!w.disable_wal && count > 0) {
+      if (status.ok() && !w.disable_wal && count > 0) {
         // Counted as written to the file, record headers included.
         const uint64_t before = log_->length();
         status = log_->AddRecord(WriteBatchInternal::Contents(group));
@@ -1058,8 +1091,12 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
 
 Status DBImpl::SwitchMemtable() {
   mutex_.AssertHeld();
-  // Sync the old WAL before any later write can be acknowledged as synced:
-  // a sync on the new WAL must not outlive unsynced data in the old one.
+  // The old WAL is synced before any later write is acknowledged as
+  // synced (a sync on the new WAL must not outlive unsynced data in the
+  // old one), but lazily: by the next sync=true write, SyncWAL or Close.
+  // Syncing here would make the leader wait for up to a whole memtable's
+  // worth of WAL to reach the disk. A flush that makes the old WAL
+  // obsolete drops it unsynced.
   std::unique_ptr<WritableFile> old_file = std::move(logfile_);
   std::unique_ptr<log::Writer> old_log = std::move(log_);
   const uint64_t old_mem_log = mem_log_number_;
@@ -1072,14 +1109,7 @@ Status DBImpl::SwitchMemtable() {
     return s;
   }
   if (old_file != nullptr) {
-    mutex_.Unlock();
-    Status close = old_file->Sync();
-    if (close.ok()) close = old_file->Close();
-    mutex_.Lock();
-    if (!close.ok()) {
-      RecordBackgroundError(close, BackgroundErrorReason::kWriteCallback);
-      return close;
-    }
+    logs_to_sync_.push_back({old_mem_log, std::move(old_file)});
   }
   imm_.push_back({mem_, old_mem_log});
   mem_ = new MemTable(icmp_,
@@ -1343,11 +1373,19 @@ Status DBImpl::FlushOldestImmutable() {
   const uint64_t next_log =
       imm_.size() > 1 ? imm_[1].log_number : mem_log_number_;
   edit.SetLogNumber(next_log);
-  s = versions_->LogAndApply(&edit, &mutex_);
+  if (log_dir_sync_needed_) s = SyncLogDir();
+  if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
   pending_outputs_.erase(info.file_number);
   if (!s.ok()) return s;
   imm_.pop_front();
   mem->Unref();
+  // WALs older than the new log number hold only flushed data: they need
+  // no sync any more (and are deleted below).
+  while (!logs_to_sync_.empty() &&
+         logs_to_sync_.front().number < versions_->LogNumber()) {
+    logs_to_sync_.front().file->Close().IgnoreError();  // obsolete anyway
+    logs_to_sync_.pop_front();
+  }
   if (!options_.listeners.empty()) {
     QueueEvent([this, info] {
       ForEachListener(

@@ -107,6 +107,11 @@ class DBImpl : public DB {
     uint64_t log_number;  // the WAL holding its entries
   };
   struct LogReporter;
+  // A WAL switched away from whose data is not yet synced.
+  struct PendingLog {
+    uint64_t number;
+    std::unique_ptr<WritableFile> file;
+  };
 
   Status CloseLocked() EXCLUDES(mutex_);
 
@@ -126,6 +131,9 @@ class DBImpl : public DB {
   Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, const char* reason,
                           FlushJobInfo* info) REQUIRES(mutex_);
   Status NewLogFile() REQUIRES(mutex_);
+  // Syncs the DB directory so a new WAL's entry is durable. Releases the
+  // mutex during the sync.
+  Status SyncLogDir() REQUIRES(mutex_);
 
   // ---- writes
   Status WriteImpl(const WriteOptions& options, WriteBatch* updates)
@@ -240,6 +248,8 @@ class DBImpl : public DB {
   std::unique_ptr<log::Writer> log_;
   uint64_t logfile_number_ GUARDED_BY(mutex_) = 0;
   bool log_dirty_ = false;  // unsynced data in logfile_ (write leader only)
+  std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
+  bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);
   WriteBatch tmp_batch_ GUARDED_BY(mutex_);
   std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first
