@@ -35,9 +35,6 @@ constexpr size_t kMaxBatchGroupBytes = 1 << 20;
 // Table files the cache keeps open when max_open_files is -1.
 constexpr int kUnlimitedOpenFiles = 1 << 20;
 
-// Readahead of compaction input iterators.
-constexpr size_t kCompactionReadahead = 2 << 20;
-
 }  // namespace
 
 // One queued write. The leader of a group fills in status and done for
@@ -166,7 +163,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.block_cache = block_cache_.get();
   table_options_.cache_index_and_filter_blocks =
       options_.cache_index_and_filter_blocks;
-  table_options_.readahead_size = kCompactionReadahead;
+  table_options_.readahead_size = options_.compaction_readahead_size;
   table_options_.statistics = stats_;
 
   const int table_cache_size = options_.max_open_files == -1
@@ -582,8 +579,11 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   {
     mutex_.Unlock();
     ForEachListener([&](EventListener* l) { l->OnFlushBegin(this, *info); });
+    TableOptions flush_options = TableOptionsForLevel(0);
+    // The SST is about as large as the memtable's data: reserve that.
+    flush_options.preallocation_size = mem->DataSize();
     FlushJob job(dbname_, env_, sst_env_options_, options_.rate_limiter.get(),
-                 TableOptionsForLevel(0), icmp_.user_comparator(), mem,
+                 flush_options, icmp_.user_comparator(), mem,
                  std::move(snapshots), number);
     s = job.Run(&meta);
     stats = job.stats();

@@ -167,6 +167,8 @@ Status ValidateOptions(const Options& o) {
   p.Check(!(o.bloom_bits_per_key >= 0 && o.bloom_bits_per_key <= 100),
           "bloom_bits_per_key", o.bloom_bits_per_key, "is outside [0, 100]");
 
+  p.Check(o.compaction_readahead_size > kGiB, "compaction_readahead_size",
+          o.compaction_readahead_size, "is above 1073741824");
   p.Check(o.writable_file_max_buffer_size > kGiB,
           "writable_file_max_buffer_size", o.writable_file_max_buffer_size,
           "is above 1073741824");

@@ -263,6 +263,11 @@ struct Options {
   // Range: [0, 1 GiB].
   size_t writable_file_max_buffer_size = 1 << 20;
 
+  // Compaction input files are read through a readahead buffer of this
+  // many bytes, so a compaction reads in large sequential chunks (seed 003).
+  // 0 = block by block. Default: 2 MiB. Range: [0, 1 GiB].
+  size_t compaction_readahead_size = 2 << 20;
+
   // Read SSTs with O_DIRECT (bypassing the page cache). Default: false.
   bool use_direct_reads = false;
 
