@@ -161,11 +161,18 @@ bool CompactionPicker::RangeOverlapsRunningOutput(
 
 std::vector<int> CompactionPicker::LevelsToTry(const Version* v) const {
   std::vector<int> levels;
-  // L0's score is its file count over the trigger, so a score >= 1 means
-  // the trigger is reached: L0 goes first, whatever the other scores.
-  if (v->CompactionScore(0) >= 1) levels.push_back(0);
+  // When L0 nears a write stall (its file count at the slowdown trigger),
+  // L0 goes first whatever the other scores (SILK's idea). Below that, the
+  // highest score goes first: always preferring L0 as soon as it reaches
+  // its compaction trigger starves L1->L2 under a steady write load (with
+  // one compaction thread L1 then grows without bound and every L0->L1
+  // compaction rewrites all of it).
+  const int slowdown = vset_->options()->level0_slowdown_writes_trigger;
+  const bool l0_urgent =
+      v->CompactionScore(0) >= 1 && v->NumFiles(0) >= slowdown;
+  if (l0_urgent) levels.push_back(0);
   std::vector<int> others;
-  for (int level = 1; level < v->num_levels() - 1; level++) {
+  for (int level = l0_urgent ? 1 : 0; level < v->num_levels() - 1; level++) {
     if (v->CompactionScore(level) >= 1) others.push_back(level);
   }
   std::stable_sort(others.begin(), others.end(), [v](int a, int b) {

@@ -158,7 +158,22 @@ TEST_F(CompactionPickerTest, ScoresFollowTheFormula) {
   EXPECT_TRUE(NeedsCompaction());
 }
 
-TEST_F(CompactionPickerTest, L0TriggerIsPreferredOverHigherScores) {
+TEST_F(CompactionPickerTest, HigherScoreBeatsL0BelowTheSlowdownTrigger) {
+  // L0 at its compaction trigger but far from a stall: L1, which is five
+  // times over its target, goes first (else L1->L2 would starve).
+  for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Add(1, 11, "a", "m", 5000);  // score 5
+  Add(2, 21, "n", "z", 100);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(1, c->level());
+  EXPECT_EQ(CompactionReason::kLevelSize, c->reason());
+  Done(c);
+}
+
+TEST_F(CompactionPickerTest, L0NearStallIsPreferredOverHigherScores) {
+  options_.level0_slowdown_writes_trigger = 4;
   for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
   Add(1, 11, "a", "m", 5000);  // score 5
   Install();
