@@ -78,7 +78,8 @@ if [[ $matched -eq 1 ]]; then
   )
 fi
 
-for e in $engines; do
+read -r -a engine_list <<<"$engines"
+for e in "${engine_list[@]}"; do
   echo "compare: $e ..." >&2
   "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-100B" \
     --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom,readwhilewriting \
@@ -90,7 +91,7 @@ for e in $engines; do
   rm -rf "$out/db-$e"
 done
 
-python3 - "$out" $engines <<'EOF'
+python3 - "$out" "${engine_list[@]}" <<'EOF'
 import json, os, sys
 
 out, engines = sys.argv[1], sys.argv[2:]

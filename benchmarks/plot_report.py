@@ -229,11 +229,11 @@ def plot_waf(summary, out_path):
             groups.append(("whole run (since open)", bars))
     if not groups:
         return False
-    labels = []
-    for _, bars in groups:
-        for label, value in bars:
-            if label not in labels:
-                labels.append(label)
+    seen = {label for _, bars in groups for label, _ in bars}
+    levels = sorted((x for x in seen if x[0] == "L" and x[1:].isdigit()),
+                    key=lambda x: int(x[1:]))
+    labels = [x for x in ["WAL"] + levels +
+              ["engine total", "engine (no WAL)", "device"] if x in seen]
     # Levels nobody wrote into (deep levels of a small run) are noise.
     labels = [
         label for label in labels

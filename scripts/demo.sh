@@ -39,11 +39,12 @@ mkdir -p "$work"
 report="$work/report"
 
 # 4 MiB memtables and SSTs, a 16 MiB L1 and L0 triggers 4/8/12: the
-# 460 MB the demo writes go through ~100 flushes and a three-level tree.
+# 885 MB the demo writes go through ~300 flushes into a three- or
+# four-level tree, with L0 slowdowns along the way.
 args=(
   --db="$work/db"
   --report_dir="$report"
-  --benchmarks=fillrandom,readrandom,overwrite,stats
+  "--benchmarks=fillrandom,readrandom,overwrite,stats"
   --num="$num"
   --reads=$((num / 4))
   --key_size=16 --value_size=100
@@ -65,7 +66,7 @@ plotter=python3
 if ! command -v python3 >/dev/null 2>&1; then plotter=/usr/bin/python3; fi
 if plots=$("$plotter" "$root/benchmarks/plot_report.py" "$report"); then
   echo "demo: plots:"
-  sed 's/^/  /' <<<"$plots"
+  while IFS= read -r png; do echo "  $png"; done <<<"$plots"
 else
   echo "demo: plotting failed (is python3-matplotlib installed?)" >&2
 fi

@@ -341,8 +341,8 @@ std::string StallLine(const StallStats& d) {
     if (episodes == 0 && stall == 0 && in_state == 0) continue;
     any_cause = true;
     line += Printf("%s%s: %" PRIu64
-                   " episodes, %.1f ms waited (longest "
-                   "wait %.1f ms), %.1f ms in state",
+                   " episodes, %.1f ms waited (longest wait since open "
+                   "%.1f ms), %.1f ms in state",
                    line.empty() ? "" : "; ", cause.c_str(), episodes,
                    static_cast<double>(stall) / 1000.0,
                    static_cast<double>(get("max-stall-micros")) / 1000.0,

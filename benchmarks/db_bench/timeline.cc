@@ -64,6 +64,7 @@ void Sampler::Start(const std::string& name,
   have_sample_ = false;
   if (sink_ != nullptr || progress_interval_s_ > 0) {
     last_sample_ = engine_->Sample();
+    last_sample_ns_ = start_ns_;
     have_sample_ = true;
   }
   {
@@ -148,6 +149,10 @@ void Sampler::Tick(bool progress_due) {
   }
 
   const bool want_engine = sink_ != nullptr || progress_due;
+  // Without a timeline the engine is sampled only for progress lines, so
+  // its deltas span the time since the previous sample, not one tick.
+  const double engine_seconds =
+      static_cast<double>(now - last_sample_ns_) / 1e9;
   if (want_engine && have_sample_) {
     EngineSample sample = engine_->Sample();
     row.stall_state = sample.stall_state;
@@ -183,6 +188,7 @@ void Sampler::Tick(bool progress_due) {
       row.stall_cause = *sample.stall_cause;
     }
     last_sample_ = std::move(sample);
+    last_sample_ns_ = now;
   }
 
   if (progress_due) {
@@ -197,8 +203,8 @@ void Sampler::Tick(bool progress_due) {
     std::string stall = row.stall_state.value_or("n/a");
     if (row.stall_ms && *row.stall_ms > 0) {
       char buf[96];
-      std::snprintf(buf, sizeof(buf), " (%s %.0f ms of the last %.1f s)",
-                    row.stall_cause.c_str(), *row.stall_ms, seconds);
+      std::snprintf(buf, sizeof(buf), " (%s %.0f ms of the last %.0f s)",
+                    row.stall_cause.c_str(), *row.stall_ms, engine_seconds);
       stall += buf;
     } else if (!row.stall_cause.empty()) {
       stall += " (" + row.stall_cause + ")";

@@ -111,6 +111,7 @@ class Sampler {
   uint64_t last_bytes_ = 0;
   std::vector<uint64_t> last_buckets_;
   EngineSample last_sample_;
+  uint64_t last_sample_ns_ = 0;
   bool have_sample_ = false;
 };
 
