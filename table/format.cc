@@ -130,16 +130,13 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
                                     static_cast<unsigned char>(type))) +
                                 AtOffset(offset));
   }
-  std::string uncompressed;
-  s = UncompressBlock(type, Slice(data, n), &uncompressed);
+  std::unique_ptr<char[]> uncompressed;
+  size_t uncompressed_size = 0;
+  s = UncompressBlock(type, Slice(data, n), &uncompressed, &uncompressed_size);
   if (!s.ok()) {
     return Status::Corruption(s.message() + AtOffset(offset));
   }
-  char* out = new char[uncompressed.size()];
-  if (!uncompressed.empty()) {
-    memcpy(out, uncompressed.data(), uncompressed.size());
-  }
-  result->data = Slice(out, uncompressed.size());
+  result->data = Slice(uncompressed.release(), uncompressed_size);
   result->heap_allocated = true;
   result->cachable = true;
   return Status::OK();

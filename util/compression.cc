@@ -122,36 +122,51 @@ Status ReadSizePrefix(const char* codec, size_t max_ratio, Slice* input,
   return CheckClaimedSize(codec, n, input->size(), max_ratio);
 }
 
-Status SnappyUncompress(const Slice& input, std::string* output) {
+// The uncompressed bytes: allocated once at their exact size, not
+// zero-filled (a std::string would be, and then copied again).
+struct Uncompressed {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+  char* Allocate(size_t n) {
+    data.reset(new char[n == 0 ? 1 : n]);
+    size = n;
+    return data.get();
+  }
+  void clear() {
+    data.reset();
+    size = 0;
+  }
+};
+
+Status SnappyUncompress(const Slice& input, Uncompressed* output) {
   size_t n = 0;
   if (!snappy::GetUncompressedLength(input.data(), input.size(), &n)) {
     return Status::Corruption("corrupted snappy block: bad length");
   }
   Status s = CheckClaimedSize("snappy", n, input.size(), kSnappyMaxRatio);
   if (!s.ok()) return s;
-  output->resize(n);
+  char* out = output->Allocate(n);
   // RawUncompress checks every copy against the output length, so
   // malformed input fails rather than writing out of bounds.
-  if (!snappy::RawUncompress(input.data(), input.size(), &(*output)[0])) {
+  if (!snappy::RawUncompress(input.data(), input.size(), out)) {
     output->clear();
     return Status::Corruption("corrupted snappy block");
   }
   return Status::OK();
 }
 
-Status Lz4Uncompress(Slice input, std::string* output) {
+Status Lz4Uncompress(Slice input, Uncompressed* output) {
   size_t n = 0;
   Status s = ReadSizePrefix("lz4", kLz4MaxRatio, &input, &n);
   if (!s.ok()) return s;
   if (input.size() > static_cast<size_t>(INT_MAX)) {
     return Status::Corruption("corrupted lz4 block: payload is too large");
   }
-  output->resize(n);
+  char* out = output->Allocate(n);
   // LZ4_decompress_safe never reads past src_size nor writes past dst
   // capacity, whatever the input.
-  const int got =
-      LZ4_decompress_safe(input.data(), &(*output)[0],
-                          static_cast<int>(input.size()), static_cast<int>(n));
+  const int got = LZ4_decompress_safe(
+      input.data(), out, static_cast<int>(input.size()), static_cast<int>(n));
   if (got < 0) {
     output->clear();
     return Status::Corruption("corrupted lz4 block");
@@ -163,7 +178,7 @@ Status Lz4Uncompress(Slice input, std::string* output) {
   return Status::OK();
 }
 
-Status ZstdUncompress(Slice input, std::string* output) {
+Status ZstdUncompress(Slice input, Uncompressed* output) {
   size_t n = 0;
   // zstd can expand without practical bound (RLE blocks), so instead of a
   // ratio the frame header's own content size must agree with the prefix.
@@ -178,9 +193,9 @@ Status ZstdUncompress(Slice input, std::string* output) {
   if (ctx == nullptr) {
     return Status::Corruption("corrupted zstd block: no decompression context");
   }
-  output->resize(n);
+  char* out = output->Allocate(n);
   const size_t got =
-      ZSTD_decompressDCtx(ctx, &(*output)[0], n, input.data(), input.size());
+      ZSTD_decompressDCtx(ctx, out, n, input.data(), input.size());
   if (ZSTD_isError(got)) {
     output->clear();
     return Status::Corruption("corrupted zstd block", ZSTD_getErrorName(got));
@@ -224,8 +239,10 @@ bool CompressBlock(CompressionType type, int level, const Slice& input,
   return false;
 }
 
-Status UncompressBlock(CompressionType type, const Slice& input,
-                       std::string* output) {
+namespace {
+
+Status Uncompress(CompressionType type, const Slice& input,
+                  Uncompressed* output) {
   switch (type) {
     case kSnappyCompression:
       return SnappyUncompress(input, output);
@@ -240,6 +257,29 @@ Status UncompressBlock(CompressionType type, const Slice& input,
   output->clear();
   return Status::NotSupported("cannot uncompress with compression type " +
                               std::to_string(static_cast<int>(type)));
+}
+
+}  // namespace
+
+Status UncompressBlock(CompressionType type, const Slice& input,
+                       std::string* output) {
+  Uncompressed buf;
+  Status s = Uncompress(type, input, &buf);
+  if (s.ok()) {
+    output->assign(buf.data.get(), buf.size);
+  } else {
+    output->clear();
+  }
+  return s;
+}
+
+Status UncompressBlock(CompressionType type, const Slice& input,
+                       std::unique_ptr<char[]>* output, size_t* size) {
+  Uncompressed buf;
+  Status s = Uncompress(type, input, &buf);
+  *output = std::move(buf.data);
+  *size = s.ok() ? buf.size : 0;
+  return s;
 }
 
 }  // namespace cascadedb

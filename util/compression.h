@@ -14,6 +14,7 @@
 #ifndef CASCADEDB_UTIL_COMPRESSION_H_
 #define CASCADEDB_UTIL_COMPRESSION_H_
 
+#include <memory>
 #include <string>
 
 #include "cascadedb/options.h"
@@ -51,6 +52,12 @@ bool CompressBlock(CompressionType type, int level, const Slice& input,
 // input, whatever its bytes.
 Status UncompressBlock(CompressionType type, const Slice& input,
                        std::string* output);
+
+// The same, into a new heap buffer of exactly the uncompressed size (*size
+// bytes; the read path keeps it as the block, with no copy). On error
+// *size is 0.
+Status UncompressBlock(CompressionType type, const Slice& input,
+                       std::unique_ptr<char[]>* output, size_t* size);
 
 }  // namespace cascadedb
 
