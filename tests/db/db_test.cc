@@ -276,8 +276,8 @@ TEST_F(DBTest, RandomOpsMatchModelThroughFlushesAndCompactions) {
 
 TEST_F(DBTest, ConcurrentWritersAndReaders) {
   Open();
-  constexpr int kThreads = 4;
-  constexpr int kPerThread = 2000;
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 1000;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([this, t] {
@@ -304,6 +304,36 @@ TEST_F(DBTest, ConcurrentWritersAndReaders) {
   Reopen();
   for (int i = 0; i < kThreads * kPerThread; i += 13) {
     ASSERT_EQ(Key(i), Get(Key(i)));
+  }
+}
+
+TEST_F(DBTest, ParallelMemtableInsertsLoseNothing) {
+  options_.allow_concurrent_memtable_write = true;
+  Open();
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 1500;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        WriteBatch batch;  // two records per write: sequences must interleave
+        const std::string key = Key(t * kPerThread + i);
+        EXPECT_OK(batch.Put(key, key));
+        EXPECT_OK(batch.Put(key + "b", key));
+        EXPECT_OK(db_->Write(WriteOptions(), &batch));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(static_cast<uint64_t>(2 * kThreads * kPerThread),
+            db_->GetLatestSequenceNumber());
+  for (int i = 0; i < kThreads * kPerThread; i += 7) {
+    ASSERT_EQ(Key(i), Get(Key(i)));
+    ASSERT_EQ(Key(i), Get(Key(i) + "b"));
+  }
+  Reopen();
+  for (int i = 0; i < kThreads * kPerThread; i += 7) {
+    ASSERT_EQ(Key(i), Get(Key(i) + "b"));
   }
 }
 
