@@ -43,16 +43,7 @@ Compaction::~Compaction() {
 }
 
 CompressionType Compaction::OutputCompression() const {
-  const Options& o = *vset_->options();
-  if (bottommost_ && o.bottommost_compression != kDisableCompressionOption) {
-    return o.bottommost_compression;
-  }
-  if (!o.compression_per_level.empty()) {
-    const size_t index = std::min(static_cast<size_t>(output_level_),
-                                  o.compression_per_level.size() - 1);
-    return o.compression_per_level[index];
-  }
-  return o.compression;
+  return CompressionForLevel(*vset_->options(), output_level_, bottommost_);
 }
 
 bool Compaction::IsTrivialMove() const {

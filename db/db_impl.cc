@@ -1286,11 +1286,7 @@ uint64_t DBImpl::GetLatestSequenceNumber() const {
 
 TableOptions DBImpl::TableOptionsForLevel(int level) const {
   TableOptions t = table_options_;
-  if (!options_.compression_per_level.empty()) {
-    const size_t i = std::min(static_cast<size_t>(level),
-                              options_.compression_per_level.size() - 1);
-    t.compression = options_.compression_per_level[i];
-  }
+  t.compression = CompressionForLevel(options_, level, /*bottommost=*/false);
   t.creation_time = env_->NowWallSeconds();
   return t;
 }

@@ -118,11 +118,9 @@ Repairer::~Repairer() {
 
 TableOptions Repairer::TableOptionsForOutput() const {
   TableOptions t = table_options_;
-  if (!options_.compression_per_level.empty()) {
-    const size_t i = std::min(static_cast<size_t>(output_level_),
-                              options_.compression_per_level.size() - 1);
-    t.compression = options_.compression_per_level[i];
-  }
+  // Repair output is either L0 files or the whole data on the last level.
+  t.compression = CompressionForLevel(options_, output_level_,
+                                      output_level_ == options_.num_levels - 1);
   t.creation_time = env_->NowWallSeconds();
   return t;
 }

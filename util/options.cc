@@ -2,6 +2,7 @@
 
 #include "cascadedb/options.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,20 @@ const char* CompressionTypeName(CompressionType type) {
       return "DisableOption";
   }
   return "Unknown";
+}
+
+CompressionType CompressionForLevel(const Options& options, int level,
+                                    bool bottommost) {
+  if (bottommost &&
+      options.bottommost_compression != kDisableCompressionOption) {
+    return options.bottommost_compression;
+  }
+  if (!options.compression_per_level.empty()) {
+    const size_t index = std::min(static_cast<size_t>(level < 0 ? 0 : level),
+                                  options.compression_per_level.size() - 1);
+    return options.compression_per_level[index];
+  }
+  return options.compression;
 }
 
 const char* WALRecoveryModeName(WALRecoveryMode mode) {

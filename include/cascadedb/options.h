@@ -326,6 +326,12 @@ struct FlushOptions {
 // changing the call (RocksDB's signature).
 struct CompactRangeOptions {};
 
+// The compression of an SST written to level: bottommost_compression for
+// the bottommost data when set, else compression_per_level (its last entry
+// for deeper levels) when set, else compression.
+CompressionType CompressionForLevel(const Options& options, int level,
+                                    bool bottommost);
+
 // Checks every field of options. Returns OK, or one InvalidArgument listing
 // every problem found, each naming the option, its value and the limit, e.g.
 // "level0_stop_writes_trigger=10 is below level0_slowdown_writes_trigger=20".

@@ -24,6 +24,7 @@
 #include "cascadedb/options.h"
 #include "cascadedb/write_batch.h"
 #include "tests/testutil/test_util.h"
+#include "tests/testutil/tool_test_util.h"
 
 #ifndef LDB_PATH
 #error "LDB_PATH must name the ldb binary"
@@ -32,48 +33,12 @@
 namespace cascadedb {
 namespace {
 
-struct RunResult {
-  int exit_code = -1;  // -1: did not exit normally (e.g. crashed)
-  std::string out;
-  std::string err;
-};
-
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "'";
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void WriteFile(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  ASSERT_TRUE(out.good()) << path;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::Contains;
+using test::Lines;
+using test::ReadFile;
+using test::RunResult;
+using test::ShellQuote;
+using test::WriteFile;
 
 // The lines of text that start with prefix.
 std::vector<std::string> LinesStartingWith(const std::string& text,
