@@ -24,15 +24,15 @@ namespace cascadedb {
 // What the engine knows about one SST.
 struct FileMetaData {
   uint64_t number = 0;
-  uint64_t file_size = 0;       // bytes on disk
-  InternalKey smallest;         // smallest internal key in the file
-  InternalKey largest;          // largest internal key in the file
+  uint64_t file_size = 0;  // bytes on disk
+  InternalKey smallest;    // smallest internal key in the file
+  InternalKey largest;     // largest internal key in the file
   SequenceNumber smallest_seqno = kMaxSequenceNumber;
   SequenceNumber largest_seqno = 0;
 
   // In memory only, never persisted.
-  int refs = 0;                   // versions that list this file
-  bool being_compacted = false;   // an input of a running compaction
+  int refs = 0;                  // versions that list this file
+  bool being_compacted = false;  // an input of a running compaction
 };
 
 class VersionEdit {

@@ -48,6 +48,7 @@
 #include "tools/tool_util.h"
 #include "util/coding.h"
 #include "util/compression.h"
+#include "util/memory_file.h"
 
 namespace cascadedb {
 namespace {
@@ -335,43 +336,6 @@ void PrintProperties(const TableProperties& p) {
 }
 
 // ---------------------------------------------------------------- files
-
-// A RandomAccessFile over bytes in memory (recompress's trial tables).
-class StringFile : public RandomAccessFile {
- public:
-  explicit StringFile(std::string contents) : contents_(std::move(contents)) {}
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override {
-    if (offset >= contents_.size()) {
-      *result = Slice(scratch, 0);
-      return Status::OK();
-    }
-    const size_t len = std::min<uint64_t>(n, contents_.size() - offset);
-    std::memcpy(scratch, contents_.data() + offset, len);
-    *result = Slice(scratch, len);
-    return Status::OK();
-  }
-
- private:
-  const std::string contents_;
-};
-
-// A WritableFile that keeps what is appended in memory.
-class StringSink : public WritableFile {
- public:
-  Status Append(const Slice& data) override {
-    contents_.append(data.data(), data.size());
-    return Status::OK();
-  }
-  Status Close() override { return Status::OK(); }
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override { return Status::OK(); }
-  uint64_t GetFileSize() const override { return contents_.size(); }
-  std::string* contents() { return &contents_; }
-
- private:
-  std::string contents_;
-};
 
 Status OpenFile(const std::string& path,
                 std::unique_ptr<RandomAccessFile>* file, uint64_t* size) {
@@ -1113,7 +1077,7 @@ Status SstDump::Recompress(const std::string& path) {
     options.block_size = opts_.block_size;
     options.creation_time = props.creation_time;
 
-    StringSink sink;
+    MemoryWritableFile sink;
     const uint64_t build_start = NowMicros();
     TableBuilder builder(options, &sink);
     for (const auto& e : entries) builder.Add(e.first, e.second);
@@ -1122,7 +1086,8 @@ Status SstDump::Recompress(const std::string& path) {
     if (!s.ok()) return s.WithContext(path + ": recompress with " + label);
 
     const uint64_t file_size = sink.contents()->size();
-    auto rebuilt = std::make_unique<StringFile>(std::move(*sink.contents()));
+    auto rebuilt =
+        std::make_unique<MemoryRandomAccessFile>(std::move(*sink.contents()));
     TableWalker walker(rebuilt.get(), file_size, "table rebuilt with " + label);
     s = walker.Walk();
     if (!s.ok()) return s;

@@ -28,6 +28,7 @@
 #include "cascadedb/iterator.h"
 #include "table/table.h"
 #include "table/table_builder.h"
+#include "util/memory_file.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -35,38 +36,6 @@ namespace {
 
 constexpr int kNumEntries = 100000;
 constexpr size_t kValueSize = 100;
-
-class MemoryFile : public RandomAccessFile {
- public:
-  explicit MemoryFile(std::string contents) : contents_(std::move(contents)) {}
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override {
-    if (offset >= contents_.size()) {
-      *result = Slice(scratch, 0);
-      return Status::OK();
-    }
-    const size_t len = std::min<uint64_t>(n, contents_.size() - offset);
-    std::memcpy(scratch, contents_.data() + offset, len);
-    *result = Slice(scratch, len);
-    return Status::OK();
-  }
-
- private:
-  const std::string contents_;
-};
-
-class StringFile : public WritableFile {
- public:
-  Status Append(const Slice& data) override {
-    contents.append(data.data(), data.size());
-    return Status::OK();
-  }
-  Status Close() override { return Status::OK(); }
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override { return Status::OK(); }
-  uint64_t GetFileSize() const override { return contents.size(); }
-  std::string contents;
-};
 
 // Key i ("key" + 13 digits = 16 bytes); even i only are stored, so odd i
 // are absent keys that fall inside the table's range.
@@ -99,11 +68,11 @@ TableOptions MakeOptions(bool bloom, Cache* cache) {
 
 std::string BuildContents(const TableOptions& options) {
   Random rnd(301);
-  StringFile file;
+  MemoryWritableFile file;
   TableBuilder builder(options, &file);
   for (int i = 0; i < kNumEntries; ++i) builder.Add(Key(2 * i), Value(&rnd));
   if (!builder.Finish().ok()) std::abort();
-  return file.contents;
+  return std::move(*file.contents());
 }
 
 // A built table: three variants, each built once — without a filter, with
@@ -126,8 +95,10 @@ Fixture* GetFixture(Variant variant) {
         MakeOptions(variant != kNoFilter, f->cache.get());
     std::string contents = BuildContents(options);
     const uint64_t size = contents.size();
-    if (!Table::Open(options, std::make_unique<MemoryFile>(std::move(contents)),
-                     size, "bench.sst", &f->table)
+    if (!Table::Open(
+             options,
+             std::make_unique<MemoryRandomAccessFile>(std::move(contents)),
+             size, "bench.sst", &f->table)
              .ok()) {
       std::abort();
     }
@@ -217,8 +188,8 @@ void BM_TableBuild(benchmark::State& state) {
   std::vector<std::string> values;
   for (int i = 0; i < 1024; ++i) values.push_back(Value(&rnd));
   for (auto _ : state) {
-    StringFile file;
-    file.contents.reserve(16 << 20);
+    MemoryWritableFile file;
+    file.contents()->reserve(16 << 20);
     TableBuilder builder(options, &file);
     for (int i = 0; i < kNumEntries; ++i) {
       builder.Add(Key(2 * i), values[i % values.size()]);

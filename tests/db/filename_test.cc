@@ -72,11 +72,24 @@ TEST(FileNameTest, GeneratedNamesParseBack) {
 
 TEST(FileNameTest, RejectsForeignNames) {
   const char* const names[] = {
-      "",          "foo",          "foo-dx-100.log", ".log",
-      "100",       "100.",         "100.lop",        "100.sst.bak",
-      "MANIFEST",  "MANIFEST-",    "MANIFEST-3x",    "XMANIFEST-3",
-      "CURRENTX",  "LOCK.old",     "LOG.older",      "OPTIONS-",
-      "-1.log",    "184467440737095516150.log",  // overflows uint64
+      "",
+      "foo",
+      "foo-dx-100.log",
+      ".log",
+      "100",
+      "100.",
+      "100.lop",
+      "100.sst.bak",
+      "MANIFEST",
+      "MANIFEST-",
+      "MANIFEST-3x",
+      "XMANIFEST-3",
+      "CURRENTX",
+      "LOCK.old",
+      "LOG.older",
+      "OPTIONS-",
+      "-1.log",
+      "184467440737095516150.log",  // overflows uint64
   };
   for (const char* name : names) {
     uint64_t number;

@@ -25,44 +25,10 @@
 #include "cascadedb/iterator.h"
 #include "table/table.h"
 #include "table/table_builder.h"
+#include "util/memory_file.h"
 
 namespace cascadedb {
 namespace {
-
-// A read-only in-memory file; reads copy into scratch so that ASan sees
-// exactly the bytes a block may use.
-class MemoryFile : public RandomAccessFile {
- public:
-  explicit MemoryFile(std::string contents) : contents_(std::move(contents)) {}
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override {
-    if (offset >= contents_.size()) {
-      *result = Slice(scratch, 0);
-      return Status::OK();
-    }
-    const size_t len = std::min<uint64_t>(n, contents_.size() - offset);
-    std::memcpy(scratch, contents_.data() + offset, len);
-    *result = Slice(scratch, len);
-    return Status::OK();
-  }
-
- private:
-  const std::string contents_;
-};
-
-// Appends to a string.
-class StringFile : public WritableFile {
- public:
-  Status Append(const Slice& data) override {
-    contents.append(data.data(), data.size());
-    return Status::OK();
-  }
-  Status Close() override { return Status::OK(); }
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override { return Status::OK(); }
-  uint64_t GetFileSize() const override { return contents.size(); }
-  std::string contents;
-};
 
 // Reads bytes from the fuzzer input; past the end it yields zeros.
 class Input {
@@ -123,8 +89,9 @@ void ReadRawTable(const std::string& contents) {
     options.cache_index_and_filter_blocks = cache_meta;
     options.readahead_size = 4096;
     std::unique_ptr<Table> table;
-    Status s = Table::Open(options, std::make_unique<MemoryFile>(contents),
-                           contents.size(), "fuzz.sst", &table);
+    Status s =
+        Table::Open(options, std::make_unique<MemoryRandomAccessFile>(contents),
+                    contents.size(), "fuzz.sst", &table);
     if (!s.ok()) continue;
     for (bool verify : {true, false}) {
       ReadOptions ro;
@@ -176,19 +143,20 @@ void BuildMutateAndCheck(Input* in) {
     model[key] = in->Bytes(in->Byte());
   }
 
-  StringFile file;
+  MemoryWritableFile file;
   TableBuilder builder(options, &file);
   for (const auto& [k, v] : model) builder.Add(k, v);
   if (!builder.Finish().ok()) Fail("building from valid input failed");
-  std::string contents = file.contents;
+  std::string contents = *file.contents();
   for (const auto& [pos, x] : edits) {
     if (!contents.empty()) contents[pos % contents.size()] ^= x;
   }
   const bool pristine = edits.empty();
 
   std::unique_ptr<Table> table;
-  Status s = Table::Open(options, std::make_unique<MemoryFile>(contents),
-                         contents.size(), "fuzz.sst", &table);
+  Status s =
+      Table::Open(options, std::make_unique<MemoryRandomAccessFile>(contents),
+                  contents.size(), "fuzz.sst", &table);
   if (!s.ok()) {
     if (pristine) Fail("a valid table did not open");
     return;
