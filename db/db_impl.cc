@@ -148,6 +148,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   wal_env_options_.bytes_per_sync = options_.bytes_per_sync;
   sst_env_options_ = wal_env_options_;
   sst_env_options_.use_direct_reads = options_.use_direct_reads;
+  sst_env_options_.use_mmap_reads = options_.allow_mmap_reads;
   sst_env_options_.use_direct_writes =
       options_.use_direct_io_for_flush_and_compaction;
 

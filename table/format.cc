@@ -94,7 +94,9 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
                               ")" + AtOffset(offset));
   }
   const size_t n = static_cast<size_t>(size);
-  std::unique_ptr<char[]> buf(new char[n + kBlockTrailerSize]);
+  // A file that returns its own memory (an mmap) needs no scratch buffer.
+  std::unique_ptr<char[]> buf;
+  if (!file->ReturnsOwnMemory()) buf.reset(new char[n + kBlockTrailerSize]);
   Slice contents;
   Status s = file->Read(offset, n + kBlockTrailerSize, &contents, buf.get());
   if (!s.ok()) return s;
@@ -114,7 +116,7 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   const auto type =
       static_cast<CompressionType>(static_cast<unsigned char>(data[n]));
   if (type == kNoCompression) {
-    if (data == buf.get()) {
+    if (buf != nullptr && data == buf.get()) {
       result->data = Slice(buf.release(), n);
       result->heap_allocated = true;
       result->cachable = true;

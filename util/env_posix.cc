@@ -14,14 +14,22 @@
 // last block padded with zeros and then cut the file back to its true size
 // with ftruncate. NewAppendableFile ignores use_direct_writes, because the
 // existing tail would have to be read back to append to it in whole blocks.
+//
+// Memory-mapped reads. With EnvOptions::use_mmap_reads (and not direct
+// reads), NewRandomAccessFile maps the whole file read-only and Read returns
+// pointers into the mapping: no system call and no copy per block. At most
+// kMaxMmapFiles files are mapped at once across the process; beyond that,
+// and wherever mmap fails, the file falls back to pread.
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -254,6 +262,78 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   const int fd_;
   const bool direct_;
 };
+
+// How many files may be mapped at once (process-wide). A mapping costs
+// address space and a kernel VMA, not memory; the cap keeps the VMA count
+// well under the kernel's default vm.max_map_count (65530).
+constexpr int kMaxMmapFiles = 4096;
+std::atomic<int> g_mmap_slots{kMaxMmapFiles};
+
+bool AcquireMmapSlot() {
+  int slots = g_mmap_slots.load(std::memory_order_relaxed);
+  while (slots > 0) {
+    if (g_mmap_slots.compare_exchange_weak(slots, slots - 1)) return true;
+  }
+  return false;
+}
+
+void ReleaseMmapSlot() { g_mmap_slots.fetch_add(1); }
+
+// A file mapped whole. Read returns pointers into the mapping, which lives
+// as long as the object. The file's length is fixed at open: CascadeDB maps
+// only finished, immutable files (SSTs).
+class PosixMmapReadableFile final : public RandomAccessFile {
+ public:
+  PosixMmapReadableFile(std::string fname, const char* base, size_t length)
+      : fname_(std::move(fname)), base_(base), length_(length) {}
+  ~PosixMmapReadableFile() override {
+    ::munmap(const_cast<char*>(base_), length_);
+    ReleaseMmapSlot();
+  }
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* /*scratch*/) const override {
+    if (offset >= length_) {
+      *result = Slice();
+      return Status::OK();
+    }
+    const size_t available = length_ - static_cast<size_t>(offset);
+    *result = Slice(base_ + offset, std::min(n, available));
+    return Status::OK();
+  }
+
+  bool ReturnsOwnMemory() const override { return true; }
+
+ private:
+  const std::string fname_;
+  const char* const base_;
+  const size_t length_;
+};
+
+// Maps fd whole into *result if a slot is free and the file is non-empty;
+// otherwise leaves *result empty (the caller then reads with pread). Closes
+// fd on success: a mapping outlives its descriptor.
+void TryMmap(const std::string& fname, int fd,
+             std::unique_ptr<RandomAccessFile>* result) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || st.st_size <= 0 ||
+      static_cast<uint64_t>(st.st_size) >
+          std::numeric_limits<size_t>::max()) {
+    return;
+  }
+  if (!AcquireMmapSlot()) return;
+  const size_t length = static_cast<size_t>(st.st_size);
+  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) {
+    ReleaseMmapSlot();
+    return;
+  }
+  // Table reads are random: do not read ahead around each fault.
+  (void)::madvise(base, length, MADV_RANDOM);
+  ::close(fd);
+  *result = std::make_unique<PosixMmapReadableFile>(
+      fname, static_cast<const char*>(base), length);
+}
 
 class PosixWritableFile final : public WritableFile {
  public:
@@ -574,6 +654,10 @@ class PosixEnv final : public Env {
     int fd = -1;
     Status s = OpenFile(fname, O_RDONLY, options.use_direct_reads, &fd);
     if (!s.ok()) return s;
+    if (options.use_mmap_reads && !options.use_direct_reads) {
+      TryMmap(fname, fd, result);
+      if (*result != nullptr) return Status::OK();
+    }
     *result = std::make_unique<PosixRandomAccessFile>(fname, fd,
                                                       options.use_direct_reads);
     return Status::OK();

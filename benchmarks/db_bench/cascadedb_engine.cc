@@ -162,6 +162,7 @@ class CascadeDBEngine : public Engine {
         "hard_pending_compaction_bytes_limit=" +
             u(o.hard_pending_compaction_bytes_limit),
         "use_direct_reads=" + u(o.use_direct_reads),
+        "allow_mmap_reads=" + u(o.allow_mmap_reads),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
         "rate_limiter=" + (o.rate_limiter
@@ -349,6 +350,7 @@ class CascadeDBEngine : public Engine {
     if (c.cache_size) o->block_cache_size = *c.cache_size;
     if (c.block_size) o->block_size = *c.block_size;
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
+    if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =
           *c.use_direct_io_for_flush_and_compaction;

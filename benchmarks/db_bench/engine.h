@@ -61,6 +61,7 @@ struct EngineConfig {
   std::optional<uint64_t> block_size;
   // I/O.
   std::optional<bool> use_direct_reads;
+  std::optional<bool> mmap_read;
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
   // Collect the engine's tickers and histograms (--statistics).

@@ -136,6 +136,9 @@ class LevelDBEngine : public Engine {
     if (c.use_direct_reads.value_or(false)) {
       error("--use_direct_reads: LevelDB has no direct I/O");
     }
+    if (!c.mmap_read.value_or(true)) {
+      error("--mmap_read=false: LevelDB's default Env always maps tables");
+    }
     if (c.use_direct_io_for_flush_and_compaction.value_or(false)) {
       error(
           "--use_direct_io_for_flush_and_compaction: LevelDB has no direct "

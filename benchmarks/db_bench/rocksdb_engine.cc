@@ -172,6 +172,7 @@ class RocksDBEngine : public Engine {
         "hard_pending_compaction_bytes_limit=" +
             u(o.hard_pending_compaction_bytes_limit),
         "use_direct_reads=" + u(o.use_direct_reads),
+        "allow_mmap_reads=" + u(o.allow_mmap_reads),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
         "sync=" + u(write_options_.sync),
@@ -411,6 +412,7 @@ class RocksDBEngine : public Engine {
           *c.hard_pending_compaction_bytes_limit;
     }
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
+    if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =
           *c.use_direct_io_for_flush_and_compaction;

@@ -37,6 +37,11 @@ struct EnvOptions {
   // NotSupported naming the file.
   bool use_direct_reads = false;
 
+  // Map files opened by NewRandomAccessFile into memory, so reads return
+  // pointers into the mapping instead of copying (ignored with
+  // use_direct_reads). Only for files that no longer change.
+  bool use_mmap_reads = false;
+
   // Open with O_DIRECT for writes (flush and compaction output).
   bool use_direct_writes = false;
 
@@ -189,6 +194,11 @@ class RandomAccessFile {
 
   // True if the file was opened with O_DIRECT.
   virtual bool use_direct_io() const { return false; }
+
+  // True if Read never uses scratch: *result always points into memory the
+  // file owns (e.g. a memory mapping) and stays valid while the file lives.
+  // Callers may then pass a null scratch and skip their own buffering.
+  virtual bool ReturnsOwnMemory() const { return false; }
 };
 
 // A file written by appending. Appends are buffered (see EnvOptions), so

@@ -274,6 +274,18 @@ struct Options {
   // Read SSTs with O_DIRECT (bypassing the page cache). Default: false.
   bool use_direct_reads = false;
 
+  // Read SSTs through a memory mapping (mmap) instead of pread: a block
+  // read is then no system call and no copy, only decompression. Mapped
+  // pages are the kernel's page cache, shared and reclaimable, but they
+  // count in the process's RSS once touched. An I/O error while reading a
+  // mapped page kills the process with SIGBUS instead of returning a
+  // Status; set false where storage is expected to fail and the process
+  // must survive it. Ignored with use_direct_reads. At most 4096 files are
+  // mapped per process; further files are read with pread. Default: true
+  // (as LevelDB; RocksDB's default is false, see
+  // docs/design/20261123-mmap-reads.md).
+  bool allow_mmap_reads = true;
+
   // Write flush and compaction output with O_DIRECT. Default: false.
   bool use_direct_io_for_flush_and_compaction = false;
 

@@ -139,6 +139,82 @@ TEST_F(EnvPosixTest, RandomAccessFileServesConcurrentReaders) {
   EXPECT_EQ(0, mismatches.load());
 }
 
+TEST_F(EnvPosixTest, MmapReadsReturnTheFilesOwnMemory) {
+  const std::string path = dir_.File("mapped");
+  ASSERT_OK(WriteStringToFile(env_, "abcdefghij", path));
+  EnvOptions options;
+  options.use_mmap_reads = true;
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &file, options));
+  ASSERT_TRUE(file->ReturnsOwnMemory());
+  Slice result;
+  ASSERT_OK(file->Read(7, 2, &result, nullptr));
+  EXPECT_EQ("hi", result.ToString());
+  const char* first = result.data();
+  ASSERT_OK(file->Read(0, 3, &result, nullptr));
+  EXPECT_EQ("abc", result.ToString());
+  EXPECT_EQ(first - 7, result.data());  // one mapping, no copies
+  ASSERT_OK(file->Read(8, 10, &result, nullptr));  // spans the end
+  EXPECT_EQ("ij", result.ToString());
+  ASSERT_OK(file->Read(10, 1, &result, nullptr));  // at the end
+  EXPECT_TRUE(result.empty());
+  ASSERT_OK(file->Read(50, 10, &result, nullptr));  // past the end
+  EXPECT_TRUE(result.empty());
+  // Removing the name leaves the mapping readable.
+  ASSERT_OK(env_->RemoveFile(path));
+  ASSERT_OK(file->Read(2, 3, &result, nullptr));
+  EXPECT_EQ("cde", result.ToString());
+}
+
+TEST_F(EnvPosixTest, MmapIsNotUsedForEmptyFilesOrDirectReads) {
+  const std::string path = dir_.File("empty");
+  ASSERT_OK(WriteStringToFile(env_, "", path));
+  EnvOptions options;
+  options.use_mmap_reads = true;
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &file, options));
+  EXPECT_FALSE(file->ReturnsOwnMemory());  // nothing to map: pread
+  char scratch[4];
+  Slice result;
+  ASSERT_OK(file->Read(0, 4, &result, scratch));
+  EXPECT_TRUE(result.empty());
+
+  ASSERT_OK(WriteStringToFile(env_, "abc", path));
+  options.use_direct_reads = true;
+  Status s = env_->NewRandomAccessFile(path, &file, options);
+  if (s.IsNotSupported()) GTEST_SKIP() << "no O_DIRECT here: " << s.ToString();
+  ASSERT_OK(s);
+  EXPECT_FALSE(file->ReturnsOwnMemory());  // direct reads win
+  EXPECT_TRUE(file->use_direct_io());
+}
+
+TEST_F(EnvPosixTest, ManyMappedFilesFallBackToPreadBeyondTheCap) {
+  // More files than the process-wide cap (4096): the later ones read with
+  // pread, and every one reads back its own contents.
+  EnvOptions options;
+  options.use_mmap_reads = true;
+  std::vector<std::unique_ptr<RandomAccessFile>> files;
+  const std::string path = dir_.File("many");
+  ASSERT_OK(WriteStringToFile(env_, "xyz", path));
+  int mapped = 0;
+  for (int i = 0; i < 4200; i++) {
+    std::unique_ptr<RandomAccessFile> file;
+    ASSERT_OK(env_->NewRandomAccessFile(path, &file, options));
+    if (file->ReturnsOwnMemory()) mapped++;
+    files.push_back(std::move(file));
+  }
+  EXPECT_LE(mapped, 4096);
+  EXPECT_GT(mapped, 0);
+  char scratch[3];
+  Slice result;
+  ASSERT_OK(files.back()->Read(0, 3, &result, scratch));
+  EXPECT_EQ("xyz", result.ToString());
+  files.clear();  // slots come back
+  std::unique_ptr<RandomAccessFile> again;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &again, options));
+  EXPECT_TRUE(again->ReturnsOwnMemory());
+}
+
 // ---------------------------------------------------------------- writing
 
 TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
