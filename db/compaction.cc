@@ -20,6 +20,8 @@ const char* CompactionReasonName(CompactionReason reason) {
       return "LevelSize";
     case CompactionReason::kManual:
       return "Manual";
+    case CompactionReason::kSeek:
+      return "Seek";
   }
   return "Unknown";
 }

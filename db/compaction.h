@@ -38,9 +38,10 @@ enum class CompactionReason {
   kL0FileCount,  // L0 holds level0_file_num_compaction_trigger files or more
   kLevelSize,    // a level holds more bytes than its target
   kManual,       // DB::CompactRange
+  kSeek,         // a file used up its allowed seeks (Options::seek_compaction)
 };
 
-// "L0FileCount", "LevelSize" or "Manual".
+// "L0FileCount", "LevelSize", "Manual" or "Seek".
 const char* CompactionReasonName(CompactionReason reason);
 
 class Compaction {

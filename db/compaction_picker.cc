@@ -187,7 +187,8 @@ bool CompactionPicker::NeedsCompaction(const Version* v) const {
     Candidate c;
     if (PickAt(v, level, &c)) return true;
   }
-  return false;
+  Candidate c;
+  return PickSeek(v, &c);
 }
 
 Compaction* CompactionPicker::PickCompaction(Version* v) {
@@ -195,7 +196,28 @@ Compaction* CompactionPicker::PickCompaction(Version* v) {
     Candidate c;
     if (PickAt(v, level, &c)) return Commit(v, &c);
   }
+  Candidate c;
+  if (PickSeek(v, &c)) return Commit(v, &c);
   return nullptr;
+}
+
+bool CompactionPicker::PickSeek(const Version* v, Candidate* c) const {
+  FileMetaData* f = v->file_to_compact();
+  if (!options_->seek_compaction || f == nullptr || f->being_compacted) {
+    return false;
+  }
+  c->level = v->file_to_compact_level();
+  c->output_level = c->level + 1;
+  c->score = 0;
+  c->reason = CompactionReason::kSeek;
+  if (c->level == 0) {
+    // Out of L0 only together with every L0 file overlapping it.
+    if (L0CompactionRunning()) return false;
+    v->GetOverlappingInputs(0, &f->smallest, &f->largest, &c->inputs[0]);
+  } else {
+    c->inputs[0].assign(1, f);
+  }
+  return SetupOtherInputs(v, c) && Runnable(*c);
 }
 
 bool CompactionPicker::PickAt(const Version* v, int level, Candidate* c) const {
@@ -333,7 +355,7 @@ Compaction* CompactionPicker::Commit(Version* v, Candidate* c) {
       break;
     }
   }
-  if (c->level > 0 && c->reason != CompactionReason::kManual) {
+  if (c->level > 0 && c->reason == CompactionReason::kLevelSize) {
     // Advanced now, not when the compaction finishes, so the next pick at
     // this level moves on even while this one runs.
     vset_->SetCompactCursor(c->level, c->cursor.Encode());

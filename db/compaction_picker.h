@@ -13,6 +13,9 @@
 //     (not counting files being compacted), an L0 -> L1 compaction comes
 //     first whatever the other scores, because L0 files are what stalls
 //     writes (SILK's observation); then levels by score, highest first.
+//   - Seek compaction comes last, when no level needs compacting by score:
+//     the file a Version marked as having used up its allowed seeks
+//     (Version::UpdateStats) moves into the next level with its overlaps.
 //   - Inputs: L0 takes its oldest file and every L0 file overlapping it,
 //     transitively. A level >= 1 takes files round-robin after its compact
 //     cursor (persisted with VersionEdit::SetCompactCursor), skipping files
@@ -111,6 +114,9 @@ class CompactionPicker {
 
   // Fills *c with a runnable compaction out of level, or returns false.
   bool PickAt(const Version* v, int level, Candidate* c) const;
+  // Fills *c with a runnable seek compaction of v's file_to_compact (when
+  // Options::seek_compaction), or returns false.
+  bool PickSeek(const Version* v, Candidate* c) const;
   // Completes c->inputs[0] into a full compaction (boundary files, output
   // level files, expansion, grandparents, key range). Returns false if a
   // needed file is being compacted.

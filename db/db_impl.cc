@@ -149,6 +149,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   sst_env_options_ = wal_env_options_;
   sst_env_options_.use_direct_reads = options_.use_direct_reads;
   sst_env_options_.use_mmap_reads = options_.allow_mmap_reads;
+  wal_env_options_.use_mmap_writes = options_.allow_mmap_writes;
   sst_env_options_.use_direct_writes =
       options_.use_direct_io_for_flush_and_compaction;
 
@@ -1178,7 +1179,8 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   if (stats_ != nullptr) {
     RecordTick(done ? kMemtableHit : kMemtableMiss);
   }
-  if (!done) s = current->Get(options, lkey, value);
+  Version::GetStats get_stats;
+  if (!done) s = current->Get(options, lkey, value, nullptr, &get_stats);
   if (stats_ != nullptr) {
     RecordTick(kNumberKeysRead);
     if (s.ok()) {
@@ -1191,8 +1193,18 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   mem->Unref();
   for (MemTable* m : imms) m->Unref();
   MutexLock l(&mutex_);
+  if (options_.seek_compaction && current->UpdateStats(get_stats)) {
+    MaybeScheduleCompaction();
+  }
   current->Unref();
   return s;
+}
+
+void DBImpl::RecordReadSample(const Slice& internal_key) {
+  MutexLock l(&mutex_);
+  if (versions_->current()->RecordReadSample(internal_key)) {
+    MaybeScheduleCompaction();
+  }
 }
 
 namespace {
@@ -1251,7 +1263,12 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   SequenceNumber sequence;
   Iterator* internal = NewInternalIterator(options, &sequence);
   RecordTick(kNumberIteratorsCreated);
-  return NewDBIterator(icmp_.user_comparator(), internal, sequence);
+  // Without seek compaction (or a DB that never compacts) there is nothing
+  // to sample for.
+  ReadSampler* sampler =
+      options_.seek_compaction && !read_only_ ? this : nullptr;
+  return NewDBIterator(icmp_.user_comparator(), internal, sequence, sampler,
+                       iterator_seed_.fetch_add(1, std::memory_order_relaxed));
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

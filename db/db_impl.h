@@ -39,6 +39,7 @@
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/listener.h"
 #include "cascadedb/statistics.h"
+#include "db/db_iter.h"
 #include "db/dbformat.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
@@ -60,7 +61,7 @@ struct FileMetaData;
 struct FlushJobStats;
 struct CompactionJobStats;
 
-class DBImpl : public DB {
+class DBImpl : public DB, private ReadSampler {
  public:
   // options must be valid (ValidateOptions). Nothing is opened until Open.
   DBImpl(const Options& options, const std::string& dbname, bool read_only);
@@ -107,6 +108,10 @@ class DBImpl : public DB {
     uint64_t log_number;  // the WAL holding its entries
   };
   struct LogReporter;
+
+  // ReadSampler: an iterator's sampled key charges the current Version's
+  // first file holding it (seek compaction).
+  void RecordReadSample(const Slice& internal_key) override;
   // A WAL switched away from whose data is not yet synced.
   struct PendingLog {
     uint64_t number;
@@ -239,6 +244,7 @@ class DBImpl : public DB {
   // ---- state
   mutable Mutex mutex_;
   std::atomic<bool> shutting_down_{false};
+  std::atomic<uint32_t> iterator_seed_{0};  // varies read sampling points
   bool closed_ GUARDED_BY(mutex_) = false;
   CondVar bg_cv_;  // signalled when background work finishes or state moves
   MemTable* mem_ GUARDED_BY(mutex_) = nullptr;

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "util/random.h"
+
 namespace cascadedb {
 
 namespace {
@@ -17,8 +19,14 @@ namespace {
 // one is only known once the previous user key is reached).
 class DBIter : public Iterator {
  public:
-  DBIter(const Comparator* ucmp, Iterator* iter, SequenceNumber sequence)
-      : ucmp_(ucmp), iter_(iter), sequence_(sequence) {}
+  DBIter(const Comparator* ucmp, Iterator* iter, SequenceNumber sequence,
+         ReadSampler* sampler, uint32_t seed)
+      : ucmp_(ucmp),
+        iter_(iter),
+        sequence_(sequence),
+        sampler_(sampler),
+        rnd_(seed),
+        bytes_until_sample_(SamplePeriod()) {}
 
   bool Valid() const override { return valid_; }
 
@@ -115,6 +123,21 @@ class DBIter : public Iterator {
  private:
   enum Direction { kForward, kReverse };
 
+  // A random period with mean kReadBytesPeriod, so iterators reading in
+  // step do not all sample the same keys.
+  int64_t SamplePeriod() {
+    return rnd_.Uniform(2 * static_cast<int>(ReadSampler::kReadBytesPeriod));
+  }
+
+  void MaybeSample() {
+    bytes_until_sample_ -=
+        static_cast<int64_t>(iter_->key().size() + iter_->value().size());
+    while (bytes_until_sample_ < 0) {
+      bytes_until_sample_ += SamplePeriod();
+      sampler_->RecordReadSample(iter_->key());
+    }
+  }
+
   void ClearSaved() {
     saved_key_.clear();
     saved_value_.clear();
@@ -123,6 +146,7 @@ class DBIter : public Iterator {
   // Parses iter_->key(); on a malformed key records the error and makes the
   // iterator invalid.
   bool ParseCurrent(ParsedInternalKey* ikey) {
+    if (sampler_ != nullptr) MaybeSample();
     Status s = ParseInternalKey(iter_->key(), ikey);
     if (!s.ok()) {
       status_ = s;
@@ -196,13 +220,17 @@ class DBIter : public Iterator {
   std::string saved_value_;
   Direction direction_ = kForward;
   bool valid_ = false;
+  ReadSampler* const sampler_;
+  Random rnd_;
+  int64_t bytes_until_sample_;
 };
 
 }  // namespace
 
 Iterator* NewDBIterator(const Comparator* user_comparator,
-                        Iterator* internal_iter, SequenceNumber sequence) {
-  return new DBIter(user_comparator, internal_iter, sequence);
+                        Iterator* internal_iter, SequenceNumber sequence,
+                        ReadSampler* sampler, uint32_t seed) {
+  return new DBIter(user_comparator, internal_iter, sequence, sampler, seed);
 }
 
 }  // namespace cascadedb

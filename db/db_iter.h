@@ -19,11 +19,23 @@
 
 namespace cascadedb {
 
+// Receives the internal keys an iterator samples from what it reads (about
+// one per kReadBytesPeriod bytes of keys and values), for seek compaction.
+class ReadSampler {
+ public:
+  static constexpr uint32_t kReadBytesPeriod = 1 << 20;
+  virtual ~ReadSampler() = default;
+  virtual void RecordReadSample(const Slice& internal_key) = 0;
+};
+
 // Returns a user-key iterator over internal_iter (taken over: deleted with
 // the result) as of sequence. user_comparator is borrowed. A malformed
-// internal key makes the iterator invalid with Corruption.
+// internal key makes the iterator invalid with Corruption. sampler (may be
+// null; borrowed, must outlive the iterator) is fed sampled keys; seed
+// varies the sampling points between iterators.
 Iterator* NewDBIterator(const Comparator* user_comparator,
-                        Iterator* internal_iter, SequenceNumber sequence);
+                        Iterator* internal_iter, SequenceNumber sequence,
+                        ReadSampler* sampler = nullptr, uint32_t seed = 0);
 
 }  // namespace cascadedb
 

@@ -33,6 +33,10 @@ struct FileMetaData {
   // In memory only, never persisted.
   int refs = 0;                  // versions that list this file
   bool being_compacted = false;  // an input of a running compaction
+  // Lookups this file may still cost other levels before it is compacted
+  // down (seek compaction, see Version::UpdateStats). Guarded by the DB
+  // mutex.
+  int allowed_seeks = 0;
 };
 
 class VersionEdit {

@@ -269,8 +269,22 @@ void Version::Unref() {
 }
 
 Status Version::Get(const ReadOptions& options, const LookupKey& key,
-                    std::string* value, bool* found) {
+                    std::string* value, bool* found, GetStats* stats) {
   if (found != nullptr) *found = false;
+  // The first file consulted and its level; charged once a second file
+  // has to be consulted.
+  FileMetaData* first_file = nullptr;
+  int first_level = -1;
+  auto note = [&](FileMetaData* f, int level) {
+    if (stats == nullptr) return;
+    if (first_file == nullptr) {
+      first_file = f;
+      first_level = level;
+    } else if (stats->seek_file == nullptr) {
+      stats->seek_file = first_file;
+      stats->seek_file_level = first_level;
+    }
+  };
   const InternalKeyComparator& icmp = *vset_->icmp();
   const Comparator* ucmp = icmp.user_comparator();
   const Slice ikey = key.internal_key();
@@ -309,9 +323,10 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key,
   Status result;
   // L0 files may overlap each other: try every one holding the user key,
   // newest first, so the first entry found is the newest.
-  for (const FileMetaData* f : files_[0]) {
+  for (FileMetaData* f : files_[0]) {
     if (ucmp->Compare(user_key, f->smallest.user_key()) >= 0 &&
         ucmp->Compare(user_key, f->largest.user_key()) <= 0) {
+      note(f, 0);
       if (search(f, &result)) return result;
     }
   }
@@ -323,11 +338,51 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key,
     if (files.empty()) continue;
     const size_t index = FindFile(icmp, files, ikey);
     if (index >= files.size()) continue;
-    const FileMetaData* f = files[index];
+    FileMetaData* f = files[index];
     if (ucmp->Compare(user_key, f->smallest.user_key()) < 0) continue;
+    note(f, level);
     if (search(f, &result)) return result;
   }
   return Status::NotFound(Slice());
+}
+
+bool Version::UpdateStats(const GetStats& stats) {
+  FileMetaData* f = stats.seek_file;
+  if (f == nullptr) return false;
+  f->allowed_seeks--;
+  // The last level has nowhere to go.
+  if (f->allowed_seeks <= 0 && file_to_compact_ == nullptr &&
+      stats.seek_file_level < num_levels() - 1) {
+    file_to_compact_ = f;
+    file_to_compact_level_ = stats.seek_file_level;
+    return true;
+  }
+  return false;
+}
+
+bool Version::RecordReadSample(const Slice& internal_key) {
+  ParsedInternalKey ikey;
+  if (!ParseInternalKey(internal_key, &ikey).ok()) return false;
+  const InternalKeyComparator& icmp = *vset_->icmp();
+  const Comparator* ucmp = icmp.user_comparator();
+  GetStats stats;
+  int matches = 0;
+  for (int level = 0; level < num_levels() && matches < 2; level++) {
+    for (FileMetaData* f : files_[level]) {
+      if (ucmp->Compare(ikey.user_key, f->smallest.user_key()) < 0 ||
+          ucmp->Compare(ikey.user_key, f->largest.user_key()) > 0) {
+        continue;
+      }
+      if (++matches == 1) {
+        stats.seek_file = f;
+        stats.seek_file_level = level;
+      } else {
+        break;
+      }
+    }
+  }
+  // One file holding the key costs nothing extra: no charge.
+  return matches >= 2 && UpdateStats(stats);
 }
 
 Iterator* Version::NewConcatenatingIterator(const ReadOptions& options,
@@ -600,6 +655,11 @@ class VersionSet::Builder {
       FileMetaData* copy = new FileMetaData(f);
       copy->refs = 1;  // the builder's; the Version adds its own
       copy->being_compacted = false;
+      // LevelDB's estimate: one lookup costs about what compacting 16 KiB
+      // does, so a file may cost file_size / 16 KiB lookups (at least 100)
+      // before compacting it down is cheaper than the lookups it causes.
+      copy->allowed_seeks =
+          static_cast<int>(std::max<uint64_t>(100, f.file_size / 16384));
       ls.added.emplace(f.number, copy);
     }
     return Status::OK();

@@ -79,8 +79,31 @@ class Version {
   // is set to true when an entry - value or deletion - was found, false
   // when the key is absent); otherwise the read error or Corruption naming
   // the file. Does not need the DB mutex (the Version must be referenced).
+  // If stats is not null, stats->seek_file is set to the first file
+  // consulted when a second one had to be consulted too (the lookup the
+  // first file cost), else left null.
+  struct GetStats {
+    FileMetaData* seek_file = nullptr;
+    int seek_file_level = -1;
+  };
   Status Get(const ReadOptions& options, const LookupKey& key,
-             std::string* value, bool* found = nullptr);
+             std::string* value, bool* found = nullptr,
+             GetStats* stats = nullptr);
+
+  // Charges stats.seek_file one lookup. Returns true when that used up its
+  // allowed seeks and it became this Version's file to compact (a
+  // compaction may now be needed). REQUIRES: DB mutex held.
+  bool UpdateStats(const GetStats& stats);
+
+  // For an iterator's sampled internal key: if two or more files hold the
+  // user key's range, charges the first (newest) of them one lookup, as a
+  // Get would. Returns UpdateStats's result. REQUIRES: DB mutex held.
+  bool RecordReadSample(const Slice& internal_key);
+
+  // The file seek compaction should push down, and its level (nullptr and
+  // -1 when none). REQUIRES: DB mutex held.
+  FileMetaData* file_to_compact() const { return file_to_compact_; }
+  int file_to_compact_level() const { return file_to_compact_level_; }
 
   // Appends to *iters (each owned by the caller) one iterator per L0 file,
   // newest first, and one concatenating iterator per non-empty deeper
@@ -170,6 +193,8 @@ class Version {
   // ---- guarded by the DB mutex
   std::vector<double> compaction_score_;
   uint64_t estimated_pending_compaction_bytes_ = 0;
+  FileMetaData* file_to_compact_ = nullptr;
+  int file_to_compact_level_ = -1;
 };
 
 class VersionSet {

@@ -20,6 +20,16 @@
 // pointers into the mapping: no system call and no copy per block. At most
 // kMaxMmapFiles files are mapped at once across the process; beyond that,
 // and wherever mmap fails, the file falls back to pread.
+//
+// Memory-mapped writes. With EnvOptions::use_mmap_writes (and not direct
+// writes), NewWritableFile returns a file whose appends are copied into a
+// shared mapping of the file: no system call per append, yet the bytes are
+// in the page cache at once, so they survive a crash of the process (not a
+// power loss: Sync writes them back). The file grows in regions of 64 KiB
+// doubling to 1 MiB, each reserved with fallocate first (so a full disk is
+// an IOError, never a SIGBUS on a page fault), which leaves zeros after the
+// last append until Close cuts the file to its true size. Where fallocate
+// is not supported the file falls back to write(2).
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -334,6 +344,139 @@ void TryMmap(const std::string& fname, int fd,
   *result = std::make_unique<PosixMmapReadableFile>(
       fname, static_cast<const char*>(base), length);
 }
+
+// A file written through a shared mapping (see the file comment).
+class PosixMmapWritableFile final : public WritableFile {
+ public:
+  static constexpr size_t kFirstRegion = 64 << 10;
+  static constexpr size_t kMaxRegion = 1 << 20;
+
+  PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
+      : fname_(std::move(fname)), fd_(fd), bytes_per_sync_(bytes_per_sync) {}
+
+  ~PosixMmapWritableFile() override {
+    if (fd_ >= 0) Close().IgnoreError();  // errors are lost, as documented
+  }
+
+  // Reserves and maps the first region. On failure the caller falls back
+  // to write(2) (*unsupported) or reports the error.
+  Status Init(bool* unsupported) {
+    *unsupported = false;
+    Status s = MapRegion(0, kFirstRegion);
+    if (!s.ok() && (errno_ == EOPNOTSUPP || errno_ == ENOSYS)) {
+      *unsupported = true;
+    }
+    return s;
+  }
+
+  Status Append(const Slice& data) override {
+    if (fd_ < 0) return ClosedError();
+    const char* src = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      if (pos_ == region_size_) {
+        Status s = MapRegion(region_offset_ + region_size_,
+                             std::min(region_size_ * 2, kMaxRegion));
+        if (!s.ok()) return s;
+      }
+      const size_t n = std::min(left, region_size_ - pos_);
+      std::memcpy(region_ + pos_, src, n);
+      pos_ += n;
+      src += n;
+      left -= n;
+    }
+    if (bytes_per_sync_ > 0 && GetFileSize() - range_synced_ >= bytes_per_sync_) {
+      // Start writeback of what is there; failure only loses smoothing.
+      const uint64_t end = GetFileSize();
+      (void)::sync_file_range(fd_, static_cast<off_t>(range_synced_),
+                              static_cast<off_t>(end - range_synced_),
+                              SYNC_FILE_RANGE_WRITE);
+      range_synced_ = end;
+    }
+    return Status::OK();
+  }
+
+  // The bytes are in the page cache already.
+  Status Flush() override { return fd_ < 0 ? ClosedError() : Status::OK(); }
+
+  Status Sync() override { return SyncImpl(/*metadata=*/false); }
+  Status Fsync() override { return SyncImpl(/*metadata=*/true); }
+
+  uint64_t GetFileSize() const override { return region_offset_ + pos_; }
+
+  Status Close() override {
+    if (fd_ < 0) return ClosedError();
+    const uint64_t size = GetFileSize();
+    Status s = Unmap();
+    // Drop the reserved zeros after the last append.
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0 && s.ok()) {
+      s = PosixError(fname_ + ": ftruncate", errno);
+    }
+    if (::close(fd_) != 0 && s.ok()) s = PosixError(fname_ + ": close", errno);
+    fd_ = -1;
+    return s;
+  }
+
+ private:
+  Status ClosedError() const {
+    return Status::IOError(fname_, "file is already closed");
+  }
+
+  Status SyncImpl(bool metadata) {
+    if (fd_ < 0) return ClosedError();
+    // fdatasync writes back the mapping's dirty pages too (one page cache);
+    // msync first says so to the kernel explicitly for the current region.
+    if (pos_ > 0 && ::msync(region_, pos_, MS_SYNC) != 0) {
+      return PosixError(fname_ + ": msync", errno);
+    }
+    if ((metadata ? ::fsync(fd_) : ::fdatasync(fd_)) != 0) {
+      return PosixError(fname_ + (metadata ? ": fsync" : ": fdatasync"),
+                        errno);
+    }
+    return Status::OK();
+  }
+
+  Status Unmap() {
+    if (region_ == nullptr) return Status::OK();
+    const int rc = ::munmap(region_, region_size_);
+    region_ = nullptr;
+    if (rc != 0) return PosixError(fname_ + ": munmap", errno);
+    return Status::OK();
+  }
+
+  // Reserves [offset, offset + size) on disk and maps it as the region.
+  Status MapRegion(uint64_t offset, size_t size) {
+    errno_ = 0;
+    Status s = Unmap();
+    if (!s.ok()) return s;
+    if (::fallocate(fd_, 0, static_cast<off_t>(offset),
+                    static_cast<off_t>(size)) != 0) {
+      errno_ = errno;
+      return PosixError(fname_ + ": fallocate", errno_);
+    }
+    void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                        static_cast<off_t>(offset));
+    if (base == MAP_FAILED) {
+      errno_ = errno;
+      return PosixError(fname_ + ": mmap", errno_);
+    }
+    region_ = static_cast<char*>(base);
+    region_offset_ = offset;
+    region_size_ = size;
+    pos_ = 0;
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  int fd_;  // -1 once closed
+  const uint64_t bytes_per_sync_;
+  char* region_ = nullptr;  // mapping of [region_offset_, + region_size_)
+  uint64_t region_offset_ = 0;
+  size_t region_size_ = 0;
+  size_t pos_ = 0;              // bytes appended into the region
+  uint64_t range_synced_ = 0;   // end of the range passed to sync_file_range
+  int errno_ = 0;               // of the last failed MapRegion step
+};
 
 class PosixWritableFile final : public WritableFile {
  public:
@@ -666,6 +809,23 @@ class PosixEnv final : public Env {
   Status NewWritableFile(const std::string& fname,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override {
+    if (options.use_mmap_writes && !options.use_direct_writes) {
+      result->reset();
+      int fd = -1;
+      Status s = OpenFile(fname, O_RDWR | O_CREAT | O_TRUNC, false, &fd);
+      if (!s.ok()) return s;
+      auto file = std::make_unique<PosixMmapWritableFile>(
+          fname, fd, options.bytes_per_sync);
+      bool unsupported = false;
+      s = file->Init(&unsupported);
+      if (s.ok()) {
+        *result = std::move(file);
+        return s;
+      }
+      file.reset();  // closes fd, cutting the file back to empty
+      if (!unsupported) return s;
+      // No fallocate here: write(2) below.
+    }
     return OpenWritable(fname, O_WRONLY | O_CREAT | O_TRUNC, options,
                         options.use_direct_writes, result);
   }

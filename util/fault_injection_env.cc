@@ -205,6 +205,7 @@ Status FaultInjectionEnv::OpenTracked(const std::string& fname, bool append,
   EnvOptions target_options = options;
   target_options.writable_file_max_buffer_size = 0;
   target_options.use_direct_writes = false;
+  target_options.use_mmap_writes = false;
   std::unique_ptr<WritableFile> file;
   s = append ? target()->NewAppendableFile(fname, &file, target_options)
              : target()->NewWritableFile(fname, &file, target_options);

@@ -62,6 +62,7 @@ struct EngineConfig {
   // I/O.
   std::optional<bool> use_direct_reads;
   std::optional<bool> mmap_read;
+  std::optional<bool> mmap_write;
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
   // Collect the engine's tickers and histograms (--statistics).

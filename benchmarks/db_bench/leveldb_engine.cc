@@ -139,6 +139,9 @@ class LevelDBEngine : public Engine {
     if (!c.mmap_read.value_or(true)) {
       error("--mmap_read=false: LevelDB's default Env always maps tables");
     }
+    if (c.mmap_write.value_or(false)) {
+      error("--mmap_write: LevelDB's default Env writes its log with write(2)");
+    }
     if (c.use_direct_io_for_flush_and_compaction.value_or(false)) {
       error(
           "--use_direct_io_for_flush_and_compaction: LevelDB has no direct "

@@ -173,6 +173,7 @@ class RocksDBEngine : public Engine {
             u(o.hard_pending_compaction_bytes_limit),
         "use_direct_reads=" + u(o.use_direct_reads),
         "allow_mmap_reads=" + u(o.allow_mmap_reads),
+        "allow_mmap_writes=" + u(o.allow_mmap_writes),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
         "sync=" + u(write_options_.sync),
@@ -413,6 +414,7 @@ class RocksDBEngine : public Engine {
     }
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
     if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
+    if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =
           *c.use_direct_io_for_flush_and_compaction;

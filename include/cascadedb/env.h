@@ -42,6 +42,14 @@ struct EnvOptions {
   // use_direct_reads). Only for files that no longer change.
   bool use_mmap_reads = false;
 
+  // NewWritableFile copies appends into a shared memory mapping of the file
+  // instead of calling write(2): appended bytes are in the page cache at
+  // once (they survive a crash of the process) without a system call. The
+  // file holds reserved zeros after the last append until Close. Ignored
+  // with use_direct_writes; writable_file_max_buffer_size and
+  // preallocation_block_size do not apply.
+  bool use_mmap_writes = false;
+
   // Open with O_DIRECT for writes (flush and compaction output).
   bool use_direct_writes = false;
 

@@ -80,9 +80,9 @@ struct CompactionJobInfo {
   std::string db_name;
   // See FlushJobInfo::job_id.
   int job_id = 0;
-  // Why the compaction ran: "level_l0_files_num", "level_max_level_size",
-  // "manual_compaction", "files_marked_for_compaction",
-  // "bottommost_files", ...
+  // Why the compaction ran: "L0FileCount" (L0 reached its trigger),
+  // "LevelSize" (a level outgrew its target), "Manual" (CompactRange) or
+  // "Seek" (a file used up its allowed seeks, Options::seek_compaction).
   std::string compaction_reason;
   // The level the inputs come from (the lower numbered one), and the level
   // the outputs go to.

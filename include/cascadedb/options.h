@@ -172,6 +172,16 @@ struct Options {
   // Default: 1. Range: >= 1.
   int target_file_size_multiplier = 1;
 
+  // Seek compaction (LevelDB's): a file that keeps costing lookups an
+  // extra probe is compacted into the next level, so a read-heavy phase
+  // leaves fewer sorted runs for later reads and scans. A Get that consults
+  // a second file charges the first file it consulted; iterators charge
+  // the same way for one key in every ~1 MiB they read. A file may be
+  // charged max(100, file_size / 16 KiB) times before it is compacted.
+  // Costs compaction I/O while reads run (counted in the write
+  // amplification like any compaction). Default: true.
+  bool seek_compaction = true;
+
   // Never start compactions on their own (CompactRange still works); for
   // experiments and bulk loads. Default: false.
   bool disable_auto_compactions = false;
@@ -285,6 +295,18 @@ struct Options {
   // (as LevelDB; RocksDB's default is false, see
   // docs/design/20261123-mmap-reads.md).
   bool allow_mmap_reads = true;
+
+  // Append to the WAL through a shared memory mapping instead of one
+  // write(2) per write group. The bytes of an acknowledged write are in
+  // the page cache either way, so they survive a crash of the process; a
+  // power loss keeps only what a sync (WriteOptions::sync, SyncWAL) made
+  // durable, as before. Saves the system call that was 40% of a small
+  // unsynced write (docs/performance.md). The live WAL holds up to 1 MiB
+  // of reserved zeros after its last record until it is closed. Falls back
+  // to write(2) where the filesystem cannot fallocate. Applies to the WAL
+  // only: SSTs are written in large chunks already. Default: true (RocksDB:
+  // false; see docs/design/20261123-mmap-reads.md).
+  bool allow_mmap_writes = true;
 
   // Write flush and compaction output with O_DIRECT. Default: false.
   bool use_direct_io_for_flush_and_compaction = false;

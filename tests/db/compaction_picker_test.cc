@@ -372,6 +372,108 @@ TEST_F(CompactionPickerTest, LastLevelCompactsIntoItself) {
             edit.deleted_files());
 }
 
+// Charges f (at level) one lookup through Version::UpdateStats; returns
+// whether that made it the file to compact.
+bool ChargeSeek(Mutex* mu, VersionSet* vset, int level, uint64_t number) {
+  MutexLock l(mu);
+  Version* v = vset->current();
+  Version::GetStats stats;
+  for (FileMetaData* f : v->files(level)) {
+    if (f->number == number) stats.seek_file = f;
+  }
+  stats.seek_file_level = level;
+  return v->UpdateStats(stats);
+}
+
+TEST_F(CompactionPickerTest, FileIsSeekCompactedWhenItsSeeksAreUsedUp) {
+  Add(1, 11, "a", "c", 100);  // small: 100 allowed seeks
+  Add(2, 21, "b", "d", 500);
+  Install();
+  ASSERT_FALSE(NeedsCompaction());  // no level over its target
+  for (int i = 0; i < 99; i++) {
+    ASSERT_FALSE(ChargeSeek(&mu_, vset_.get(), 1, 11)) << i;
+  }
+  EXPECT_FALSE(NeedsCompaction());
+  ASSERT_TRUE(ChargeSeek(&mu_, vset_.get(), 1, 11));  // the 100th
+  EXPECT_TRUE(NeedsCompaction());
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(CompactionReason::kSeek, c->reason());
+  EXPECT_EQ(1, c->level());
+  EXPECT_EQ(2, c->output_level());
+  EXPECT_EQ("11", Numbers(c->inputs(0)));
+  EXPECT_EQ("21", Numbers(c->inputs(1)));
+  // Running: not picked again.
+  EXPECT_FALSE(NeedsCompaction());
+  Done(c);
+}
+
+TEST_F(CompactionPickerTest, SizeCompactionsGoBeforeSeekCompactions) {
+  Add(1, 11, "a", "c", 100);
+  Add(2, 21, "m", "n", 20000);  // L2 over its 10000-byte target
+  Add(3, 31, "m", "n", 100);
+  Install();
+  for (int i = 0; i < 100; i++) ChargeSeek(&mu_, vset_.get(), 1, 11);
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(CompactionReason::kLevelSize, c->reason());
+  EXPECT_EQ(2, c->level());
+  c = Pick();  // then the seek compaction, which collides with nothing
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(CompactionReason::kSeek, c->reason());
+}
+
+TEST_F(CompactionPickerTest, NoSeekCompactionWhenDisabledOrOnTheLastLevel) {
+  options_.seek_compaction = false;
+  Add(1, 11, "a", "c", 100);
+  Add(3, 31, "a", "c", 100);
+  Install();
+  for (int i = 0; i < 99; i++) ChargeSeek(&mu_, vset_.get(), 1, 11);
+  ASSERT_TRUE(ChargeSeek(&mu_, vset_.get(), 1, 11));
+  EXPECT_FALSE(NeedsCompaction());  // marked, but the option is off
+  options_.seek_compaction = true;
+  EXPECT_TRUE(NeedsCompaction());
+  // A last-level file is never marked: it has nowhere to go.
+  for (int i = 0; i < 200; i++) {
+    ASSERT_FALSE(ChargeSeek(&mu_, vset_.get(), 3, 31));
+  }
+}
+
+TEST_F(CompactionPickerTest, SeekCompactionOutOfL0TakesOverlappingL0Files) {
+  Add(0, 1, "a", "c", 100, 1);
+  Add(0, 2, "b", "d", 100, 2);
+  Add(0, 3, "x", "y", 100, 3);
+  Install();
+  for (int i = 0; i < 100; i++) ChargeSeek(&mu_, vset_.get(), 0, 2);
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(CompactionReason::kSeek, c->reason());
+  EXPECT_EQ(0, c->level());
+  std::set<uint64_t> inputs;
+  for (const FileMetaData* f : c->inputs(0)) inputs.insert(f->number);
+  EXPECT_EQ((std::set<uint64_t>{1, 2}), inputs);
+}
+
+TEST_F(CompactionPickerTest, ReadSampleChargesTheFirstOfTwoOverlappingFiles) {
+  Add(1, 11, "a", "c", 100);
+  Add(2, 21, "b", "d", 100);
+  Install();
+  MutexLock l(&mu_);
+  Version* v = vset_->current();
+  const InternalKey only_l2("d", 5, kTypeValue);   // one file: no charge
+  const InternalKey both("b", 5, kTypeValue);      // L1 and L2
+  for (int i = 0; i < 500; i++) {
+    ASSERT_FALSE(v->RecordReadSample(only_l2.Encode()));
+  }
+  EXPECT_EQ(nullptr, v->file_to_compact());
+  for (int i = 0; i < 99; i++) ASSERT_FALSE(v->RecordReadSample(both.Encode()));
+  ASSERT_TRUE(v->RecordReadSample(both.Encode()));
+  ASSERT_NE(nullptr, v->file_to_compact());
+  EXPECT_EQ(11u, v->file_to_compact()->number);
+  EXPECT_EQ(1, v->file_to_compact_level());
+  EXPECT_FALSE(v->RecordReadSample(Slice("bad")));  // malformed: ignored
+}
+
 TEST_F(CompactionPickerTest, TrivialMoveWhenNothingOverlapsBelow) {
   Add(1, 11, "a", "b", 1500);
   Add(3, 31, "a", "b", 50);  // small grandparent overlap

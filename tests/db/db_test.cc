@@ -22,6 +22,7 @@
 #include "cascadedb/statistics.h"
 #include "cascadedb/write_batch.h"
 #include "tests/testutil/test_util.h"
+#include "util/mutex.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -644,5 +645,113 @@ TEST_F(DBTest, ListenersHearFlushesCompactionsAndStalls) {
   EXPECT_GE(listener->deleted.load(), 1);
 }
 
+class CompactionReasonListener : public EventListener {
+ public:
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& info) override {
+    MutexLock l(&mu);
+    if (info.status.ok()) reasons.push_back(info.compaction_reason);
+  }
+  int Count(const std::string& reason) {
+    MutexLock l(&mu);
+    return static_cast<int>(std::count(reasons.begin(), reasons.end(), reason));
+  }
+  Mutex mu;
+  std::vector<std::string> reasons;
+};
+
+// Seek compaction fixture: every key in the bottom level, every second key
+// again in one newer file above it, so a lookup of an odd key consults the
+// newer file first, in vain.
+class SeekCompactionTest : public DBTest {
+ protected:
+  void Build(int value_size) {
+    listener_ = std::make_shared<CompactionReasonListener>();
+    options_.listeners.push_back(listener_);
+    options_.level0_file_num_compaction_trigger = 8;  // no size compactions
+    options_.write_buffer_size = 16 << 20;
+    options_.target_file_size_base = 16 << 20;
+    Open();
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), Value(i, 'b', value_size)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+    for (int i = 0; i < 100; i += 2) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), Value(i, 'n', value_size)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_EQ(2, TotalFiles());
+  }
+
+  static std::string Value(int i, char c, int size) {
+    std::string v = std::to_string(i) + c;
+    v.resize(static_cast<size_t>(size), c);
+    return v;
+  }
+
+  int TotalFiles() {
+    int n = 0;
+    for (int level = 0; level < options_.num_levels; ++level) {
+      n += NumFilesAtLevel(level);
+    }
+    return n;
+  }
+
+  std::shared_ptr<CompactionReasonListener> listener_;
+};
+
+TEST_F(SeekCompactionTest, WastedLookupsCompactTheFileDown) {
+  Build(100);
+  // 100 lookups (the minimum allowed seeks) that pass the newer file.
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 1; i < 100; i += 2) {
+      ASSERT_EQ(Value(i, 'b', 100), Get(Key(i)));
+    }
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(1, TotalFiles());  // merged into the bottom level
+  db_.reset();  // deliver the events
+  EXPECT_EQ(1, listener_->Count("Seek"));
+}
+
+TEST_F(SeekCompactionTest, NothingMovesWhenDisabled) {
+  options_.seek_compaction = false;
+  Build(100);
+  for (int round = 0; round < 10; ++round) {
+    for (int i = 1; i < 100; i += 2) Get(Key(i));
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(2, TotalFiles());
+  db_.reset();
+  EXPECT_EQ(0, listener_->Count("Seek"));
+}
+
+TEST_F(SeekCompactionTest, IteratorReadsAreSampled) {
+  // 100 entries of 32 KiB: one full scan reads ~3.2 MiB, so 50 scans take
+  // ~160 samples (one per ~1 MiB read) where 100 lead to a compaction.
+  Build(32 << 10);
+  std::string expected;
+  for (int i = 0; i < 100; ++i) {
+    expected += Value(i, i % 2 == 0 ? 'n' : 'b', 32 << 10).substr(0, 8);
+  }
+  for (int scan = 0; scan < 50; ++scan) {
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    std::string seen;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      seen += it->value().ToString().substr(0, 8);
+    }
+    ASSERT_OK(it->status());
+    ASSERT_EQ(expected, seen);
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(1, TotalFiles());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(Value(i, i % 2 == 0 ? 'n' : 'b', 32 << 10), Get(Key(i)));
+  }
+  db_.reset();
+  EXPECT_EQ(1, listener_->Count("Seek"));
+}
+
 }  // namespace
+
 }  // namespace cascadedb

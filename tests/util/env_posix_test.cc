@@ -217,6 +217,59 @@ TEST_F(EnvPosixTest, ManyMappedFilesFallBackToPreadBeyondTheCap) {
 
 // ---------------------------------------------------------------- writing
 
+TEST_F(EnvPosixTest, MmapWritesReadBackAcrossRegions) {
+  // 3 MiB in appends of random sizes crosses the 64 KiB first region and
+  // several growing ones; the file is cut to its true size on Close.
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const std::string path = dir_.File("mapped-log");
+  std::unique_ptr<WritableFile> file = NewWritable(path, options);
+  ASSERT_NE(nullptr, file);
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, 3 << 20);
+  size_t off = 0;
+  uint32_t sizes = seed;
+  while (off < data.size()) {
+    sizes = sizes * 1103515245u + 12345u;
+    const size_t n = std::min<size_t>(data.size() - off, 1 + (sizes >> 8) % 70000);
+    ASSERT_OK(file->Append(Slice(data.data() + off, n)));
+    off += n;
+    ASSERT_EQ(off, file->GetFileSize());
+  }
+  // In the page cache already: another reader sees every byte before any
+  // Flush or Close (what lets them survive a crash of the process).
+  EXPECT_EQ(data, RawContents(path).substr(0, data.size()));
+  EXPECT_GE(RawSize(path), data.size());
+  ASSERT_OK(file->Flush());
+  ASSERT_OK(file->Sync());
+  ASSERT_OK(file->Fsync());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(data.size(), RawSize(path));
+  EXPECT_EQ(data, RawContents(path));
+  EXPECT_TRUE(file->Append("x").IsIOError());  // closed
+  EXPECT_TRUE(file->Sync().IsIOError());
+}
+
+TEST_F(EnvPosixTest, MmapWritableFileTruncatesAndClosesOnDestruction) {
+  const std::string path = dir_.File("mapped-small");
+  ASSERT_OK(WriteStringToFile(env_, std::string(100000, 'o'), path));
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  {
+    std::unique_ptr<WritableFile> file = NewWritable(path, options);
+    ASSERT_NE(nullptr, file);
+    ASSERT_EQ(0u, file->GetFileSize());  // the old contents are gone
+    ASSERT_OK(file->Append("hello"));
+  }
+  EXPECT_EQ("hello", RawContents(path));
+  // An empty file closes empty.
+  {
+    std::unique_ptr<WritableFile> file = NewWritable(path, options);
+    ASSERT_NE(nullptr, file);
+  }
+  EXPECT_EQ(0u, RawSize(path));
+}
+
 TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
   const std::string path = dir_.File("buffered");
   auto file = NewWritable(path, EnvOptions());  // 1 MiB buffer
