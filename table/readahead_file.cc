@@ -20,11 +20,26 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
                             size_t readahead_size)
       : target_(target),
         readahead_size_(readahead_size),
-        buffer_(new char[readahead_size]) {}
+        in_place_(target->ReturnsOwnMemory()),
+        buffer_(in_place_ ? nullptr : new char[readahead_size]) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
     if (n >= readahead_size_) return target_->Read(offset, n, result, scratch);
+    if (in_place_) {
+      // A mapped target: nothing to copy, only ask the OS for the window
+      // ahead whenever the reader leaves the last one.
+      {
+        MutexLock lock(&mu_);
+        if (!buffer_valid_ || offset < buffer_offset_ ||
+            offset + n > buffer_offset_ + readahead_size_) {
+          target_->Prefetch(offset, readahead_size_);
+          buffer_valid_ = true;
+          buffer_offset_ = offset;
+        }
+      }
+      return target_->Read(offset, n, result, scratch);
+    }
     MutexLock lock(&mu_);
     if (!Covers(offset, n)) {
       // Refill from offset. The result is copied into scratch below, never
@@ -52,6 +67,7 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
   }
 
   bool use_direct_io() const override { return target_->use_direct_io(); }
+  bool ReturnsOwnMemory() const override { return in_place_; }
 
  private:
   // True if [offset, offset + n) lies in the buffer, or the buffer already
@@ -66,6 +82,7 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
 
   const RandomAccessFile* const target_;
   const size_t readahead_size_;
+  const bool in_place_;  // the target returns its own memory: no buffer
   mutable Mutex mu_;
   // The bytes are guarded by mu_ (clang 14 cannot annotate a smart pointer).
   const std::unique_ptr<char[]> buffer_;

@@ -5,7 +5,9 @@
 // reader (a compaction input iterator walking a table block by block) issues
 // a few large reads instead of one small read per block. Reads of at least
 // readahead_size bytes bypass the buffer. Works over direct-I/O files too:
-// the target aligns its own reads.
+// the target aligns its own reads. Over a target that returns its own
+// memory (a mapped file) there is no buffer: reads go straight to the
+// target, which is asked to Prefetch each readahead_size window ahead.
 //
 // Thread safety: thread-safe (as RandomAccessFile requires), but meant for
 // one sequential reader; concurrent readers would evict each other's buffer.

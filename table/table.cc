@@ -378,9 +378,8 @@ Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
 Iterator* Table::NewIterator(const ReadOptions& options,
                              bool for_compaction) const {
   auto* state = new IteratorState{this, file_.get(), nullptr};
-  // A mapped file is read in place; a readahead buffer would only copy.
-  if (for_compaction && options_.readahead_size > 0 &&
-      !file_->ReturnsOwnMemory()) {
+  // Over a mapped file the readahead view copies nothing: it prefetches.
+  if (for_compaction && options_.readahead_size > 0) {
     state->readahead =
         NewReadaheadRandomAccessFile(file_.get(), options_.readahead_size);
     state->file = state->readahead.get();

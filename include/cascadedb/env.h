@@ -207,6 +207,13 @@ class RandomAccessFile {
   // file owns (e.g. a memory mapping) and stays valid while the file lives.
   // Callers may then pass a null scratch and skip their own buffering.
   virtual bool ReturnsOwnMemory() const { return false; }
+
+  // A hint that [offset, offset + n) will be read soon: the OS may start
+  // reading it into memory in the background. The default does nothing.
+  virtual void Prefetch(uint64_t offset, size_t n) const {
+    (void)offset;
+    (void)n;
+  }
 };
 
 // A file written by appending. Appends are buffered (see EnvOptions), so

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/table/table_test_util.h"
 #include "tests/testutil/test_util.h"
@@ -35,6 +38,44 @@ TEST(ReadaheadFileTest, SequentialReadsAreServedFromOneLargeRead) {
   EXPECT_EQ(1u, source.reads());
   ASSERT_EQ(data.substr(9950, 100), Read(*file, 9950, 100));  // straddles
   EXPECT_EQ(2u, source.reads());
+}
+
+// A file that hands out its own memory (like a mapping) and counts the
+// prefetch hints it gets.
+class InPlaceSource : public RandomAccessFile {
+ public:
+  explicit InPlaceSource(std::string data) : data_(std::move(data)) {}
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* /*scratch*/) const override {
+    const size_t start = std::min<size_t>(offset, data_.size());
+    *result = Slice(data_.data() + start, std::min(n, data_.size() - start));
+    return Status::OK();
+  }
+  bool ReturnsOwnMemory() const override { return true; }
+  void Prefetch(uint64_t offset, size_t n) const override {
+    prefetches_.push_back({offset, n});
+  }
+  const std::string data_;
+  mutable std::vector<std::pair<uint64_t, size_t>> prefetches_;
+};
+
+TEST(ReadaheadFileTest, MappedTargetIsReadInPlaceAndPrefetched) {
+  uint32_t state = 2;
+  InPlaceSource source(test::RandomBytes(&state, 100000));
+  auto file = NewReadaheadRandomAccessFile(&source, 10000);
+  EXPECT_TRUE(file->ReturnsOwnMemory());
+  for (uint64_t offset = 0; offset < 30000; offset += 100) {
+    Slice result;
+    ASSERT_OK(file->Read(offset, 100, &result, nullptr));
+    ASSERT_EQ(source.data_.data() + offset, result.data());  // no copy
+    ASSERT_EQ(100u, result.size());
+  }
+  // One hint per window the reader entered: 0, 10000, 20000.
+  ASSERT_EQ(3u, source.prefetches_.size());
+  EXPECT_EQ(0u, source.prefetches_[0].first);
+  EXPECT_EQ(10000u, source.prefetches_[1].first);
+  EXPECT_EQ(20000u, source.prefetches_[2].first);
+  EXPECT_EQ(10000u, source.prefetches_[2].second);
 }
 
 TEST(ReadaheadFileTest, RandomReadsReturnTheRightBytes) {
