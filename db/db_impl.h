@@ -17,6 +17,14 @@
 // memtable first), compactions in the LOW pool (up to
 // max_background_compactions at once, on disjoint files).
 //
+// Read amplification: a Get that consults a second file, and an
+// iterator's sampled keys (ReadSampler), charge the first file they cost;
+// a file that runs out of allowed seeks is compacted down (seek
+// compaction, Options::seek_compaction).
+//
+// Files: db_impl.cc (open, writes, reads, background work),
+// db_impl_properties.cc (GetProperty and friends).
+//
 // Thread safety: thread-safe (see DB).
 
 #ifndef CASCADEDB_DB_DB_IMPL_H_

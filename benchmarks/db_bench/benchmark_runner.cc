@@ -166,6 +166,8 @@ void Runner::EndFigures(ResourceFigures* res) {
   res->stalls_end = engine_->Stalls();
   res->io_end = ReadProcIo();
   res->peak_rss = PeakRssBytes();
+  res->end_rss_anon = CurrentRssAnonBytes();
+  res->end_rss_file = CurrentRssFileBytes();
   res->budget = engine_->Budget();
   res->disk = DatabaseDirBytes(config_.db_path);
   res->engine_live_estimate = engine_->EstimateLiveDataSize();

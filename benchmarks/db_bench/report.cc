@@ -253,6 +253,8 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   j->Key("memory").Begin('{');
   j->Key("peak_rss_bytes").Opt(res.peak_rss);
   j->Key("peak_covers_whole_process").Bool(res.peak_rss_whole_process);
+  j->Key("end_rss_anon_bytes").Opt(res.end_rss_anon);
+  j->Key("end_rss_file_bytes").Opt(res.end_rss_file);
   j->Key("budget_bytes").Uint(res.budget.Total());
   j->Key("write_buffer_size").Uint(res.budget.write_buffer_size);
   j->Key("max_write_buffer_number")
@@ -431,6 +433,13 @@ std::string MemoryLine(const ResourceFigures& res) {
   if (b.Total() > 0) {
     line += Printf(" = %.2fx", static_cast<double>(*res.peak_rss) /
                                    static_cast<double>(b.Total()));
+  }
+  if (res.end_rss_anon && res.end_rss_file) {
+    // Mapped tables count in the RSS but are page cache the kernel can
+    // take back: show them apart from what the process allocated.
+    line += Printf("; at the end %.1f MiB allocated + %.1f MiB mapped files",
+                   static_cast<double>(*res.end_rss_anon) / kMiB,
+                   static_cast<double>(*res.end_rss_file) / kMiB);
   }
   return line;
 }

@@ -58,6 +58,9 @@ struct ResourceFigures {
   std::optional<ProcIo> io_end;
   std::optional<uint64_t> peak_rss;
   bool peak_rss_whole_process = false;  // clear_refs was refused
+  // RSS at the end, split into anonymous and file-backed (mapped) pages.
+  std::optional<uint64_t> end_rss_anon;
+  std::optional<uint64_t> end_rss_file;
   MemoryBudget budget;
   std::optional<DirBytes> disk;
   std::optional<uint64_t> live_keys;

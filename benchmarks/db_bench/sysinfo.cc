@@ -64,6 +64,14 @@ std::optional<uint64_t> PeakRssBytes() { return StatusFieldBytes("VmHWM"); }
 
 std::optional<uint64_t> CurrentRssBytes() { return StatusFieldBytes("VmRSS"); }
 
+std::optional<uint64_t> CurrentRssAnonBytes() {
+  return StatusFieldBytes("RssAnon");
+}
+
+std::optional<uint64_t> CurrentRssFileBytes() {
+  return StatusFieldBytes("RssFile");
+}
+
 bool ResetPeakRss() {
   std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
   if (f == nullptr) return false;

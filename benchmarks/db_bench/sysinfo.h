@@ -30,6 +30,11 @@ std::optional<ProcIo> ReadProcIo();
 std::optional<uint64_t> PeakRssBytes();
 // Current resident set size (VmRSS); empty if unknown.
 std::optional<uint64_t> CurrentRssBytes();
+// The current RSS split: anonymous memory (heap, stacks: what the engine
+// allocated) and file-backed pages (mapped tables and WAL, shared with the
+// page cache); empty if unknown.
+std::optional<uint64_t> CurrentRssAnonBytes();
+std::optional<uint64_t> CurrentRssFileBytes();
 // Resets the peak to the current RSS (writes "5" to /proc/self/clear_refs).
 // Returns false when the kernel does not allow it; the peak then covers
 // the whole process lifetime.

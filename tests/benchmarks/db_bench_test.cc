@@ -543,7 +543,8 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
         "\"p99.9\":", "\"p99.99\":", "\"latency_classes\":[",
         "\"time_share\":", "\"longest_gap_ms\":", "\"write_amp\":{",
         "\"device_waf\":", "\"stalls\":{", "\"memory\":{",
-        "\"peak_rss_bytes\":", "\"budget_bytes\":", "\"space_amp\":",
+        "\"peak_rss_bytes\":", "\"end_rss_anon_bytes\":",
+        "\"end_rss_file_bytes\":", "\"budget_bytes\":", "\"space_amp\":",
         "\"latency_cdf\":[[", "\"since_open\":{"}) {
     EXPECT_NE(std::string::npos, summary.find(key)) << key;
   }
