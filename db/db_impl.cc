@@ -378,15 +378,12 @@ Status DBImpl::Recover(VersionEdit* edit) {
   }
   std::sort(logs.begin(), logs.end());
   // The newest WAL with data is the only one a crash can have cut short.
-  // Empty WALs after it (a crash right after a WAL switch or during
-  // recovery) do not count.
+  // WALs after it without a record (a crash right after a WAL switch or
+  // during recovery: empty, or only the zeros an mmap WAL reserves) do not
+  // count.
   size_t newest_with_data = 0;
   for (size_t i = 0; i < logs.size(); ++i) {
-    uint64_t size = 0;
-    if (env_->GetFileSize(WalFileName(dbname_, logs[i]), &size).ok() &&
-        size > 0) {
-      newest_with_data = i;
-    }
+    if (WalMayHoldRecords(WalFileName(dbname_, logs[i]))) newest_with_data = i;
   }
   SequenceNumber max_sequence = versions_->LastSequence();
   bool stop_replay = false;
@@ -437,6 +434,22 @@ Status DBImpl::CheckLiveFiles(const std::vector<std::string>& children) {
   if (options_.paranoid_checks) return Status::Corruption(dbname_, what);
   Log(InfoLogLevel::kWarn, info_log_.get(), "%s", what.c_str());
   return Status::OK();
+}
+
+bool DBImpl::WalMayHoldRecords(const std::string& fname) {
+  // The writer starts at offset 0 and never leaves a gap, so a WAL whose
+  // first record header is all zeros (or missing) holds no record.
+  std::unique_ptr<SequentialFile> file;
+  if (!env_->NewSequentialFile(fname, &file, EnvOptions()).ok()) {
+    return true;  // unreadable: let replay report it
+  }
+  char scratch[log::kHeaderSize];
+  Slice header;
+  if (!file->Read(sizeof(scratch), &header, scratch).ok()) return true;
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] != 0) return true;
+  }
+  return false;
 }
 
 Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,

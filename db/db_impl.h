@@ -133,6 +133,9 @@ class DBImpl : public DB, private ReadSampler {
   Status Recover(VersionEdit* edit) REQUIRES(mutex_);
   Status CheckLiveFiles(const std::vector<std::string>& children)
       REQUIRES(mutex_);
+  // False if the WAL fname surely holds no record: it is empty or starts
+  // with a zero header (space an mmap WAL reserved). Read errors say true.
+  bool WalMayHoldRecords(const std::string& fname);
   Status RecoverLogFile(uint64_t log_number, bool last_log, VersionEdit* edit,
                         SequenceNumber* max_sequence, bool* stop_replay)
       REQUIRES(mutex_);

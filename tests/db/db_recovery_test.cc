@@ -107,6 +107,27 @@ TEST_F(DBRecoveryTest, TornWalTailToleratedByDefaultOnly) {
   EXPECT_EQ("NOT_FOUND", Get("key4"));
 }
 
+// A crash right after a WAL switch can leave the new WAL holding nothing
+// but reserved zeros (an mmap WAL reserves its first 64 KiB at creation).
+// It holds no record, so the WAL before it is still the newest with data,
+// and that one's torn tail is tolerated as before.
+TEST_F(DBRecoveryTest, ZeroFilledNewestWalDoesNotHideATornTail) {
+  WriteToWal(5);
+  const std::string wal = Files(".log")[0];
+  std::string data = ReadFile(wal);
+  WriteFile(wal, data.substr(0, data.size() - 100));  // cut the last record
+  const uint64_t number = std::stoull(wal.substr(0, wal.size() - 4));
+  char newer[32];
+  std::snprintf(newer, sizeof(newer), "%06llu.log",
+                static_cast<unsigned long long>(number + 100));
+  WriteFile(newer, std::string(64 << 10, '\0'));
+
+  ASSERT_OK(TryOpen());
+  EXPECT_EQ(std::string(10000, 'a'), Get("key0"));
+  EXPECT_EQ(std::string(10000, 'd'), Get("key3"));
+  EXPECT_EQ("NOT_FOUND", Get("key4"));
+}
+
 TEST_F(DBRecoveryTest, DamagedWalMiddleByMode) {
   WriteToWal(8);
   const std::string wal = Files(".log")[0];
