@@ -9,10 +9,12 @@
 //     bytes not being compacted / MaxBytesForLevel(n), where target(L1) =
 //     max_bytes_for_level_base and target(Ln+1) = target(Ln) x
 //     max_bytes_for_level_multiplier. The last level is never scored.
-//   - Order: when L0 holds level0_file_num_compaction_trigger files or more
-//     (not counting files being compacted), an L0 -> L1 compaction comes
-//     first whatever the other scores, because L0 files are what stalls
-//     writes (SILK's observation); then levels by score, highest first.
+//   - Order: when L0 holds level0_slowdown_writes_trigger files or more
+//     (and its score is >= 1), an L0 -> L1 compaction comes first whatever
+//     the other scores, because L0 files are what stalls writes (SILK's
+//     observation) - unless L1 holds twice its target or more, where every
+//     L0 -> L1 compaction would rewrite over twice its input; then levels
+//     by score, highest first.
 //   - Seek compaction comes last, when no level needs compacting by score:
 //     the file a Version marked as having used up its allowed seeks
 //     (Version::UpdateStats) moves into the next level with its overlaps.

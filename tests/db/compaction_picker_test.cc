@@ -175,10 +175,10 @@ TEST_F(CompactionPickerTest, HigherScoreBeatsL0BelowTheSlowdownTrigger) {
 TEST_F(CompactionPickerTest, L0NearStallIsPreferredOverHigherScores) {
   options_.level0_slowdown_writes_trigger = 4;
   for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
-  Add(1, 11, "a", "m", 5000);  // score 5
+  Add(1, 11, "a", "m", 1900);  // score 1.9: higher, yet not bloated
   Install();
   EXPECT_DOUBLE_EQ(1.0, Score(0));
-  EXPECT_DOUBLE_EQ(5.0, Score(1));
+  EXPECT_DOUBLE_EQ(1.9, Score(1));
   Compaction* c = Pick();
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(0, c->level());
@@ -193,6 +193,23 @@ TEST_F(CompactionPickerTest, L0NearStallIsPreferredOverHigherScores) {
   EXPECT_EQ(nullptr, Pick());
   Done(c);
   EXPECT_DOUBLE_EQ(1.0, Score(0));
+}
+
+TEST_F(CompactionPickerTest, L0NearStallYieldsToABloatedL1) {
+  // L1 at twice its target or more: every L0->L1 compaction would rewrite
+  // over twice its input from L1, so L1 drains first even near a stall.
+  options_.level0_slowdown_writes_trigger = 4;
+  for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
+  Add(1, 11, "a", "m", 5000);  // score 5
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(1, c->level());
+  EXPECT_EQ(CompactionReason::kLevelSize, c->reason());
+  EXPECT_EQ("11", Numbers(c->inputs(0)));
+  // L1's file is taken, so L0 cannot run now either (it overlaps it).
+  EXPECT_EQ(nullptr, Pick());
+  Done(c);
 }
 
 TEST_F(CompactionPickerTest, HighestScoreFirstBelowTheL0Trigger) {
