@@ -273,6 +273,29 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   const bool direct_;
 };
 
+// Starts write-back of [*range_synced, end) once that reaches
+// *bytes_per_sync, so a file's final fdatasync has less to do. Where
+// sync_file_range is unavailable it only switches itself off (*bytes_per_sync
+// = 0): it was a hint.
+Status StartWriteback(const std::string& fname, int fd, uint64_t end,
+                      uint64_t* bytes_per_sync, uint64_t* range_synced) {
+  if (*bytes_per_sync == 0 || end - *range_synced < *bytes_per_sync) {
+    return Status::OK();
+  }
+  if (::sync_file_range(fd, static_cast<off_t>(*range_synced),
+                        static_cast<off_t>(end - *range_synced),
+                        SYNC_FILE_RANGE_WRITE) != 0) {
+    if (errno == ENOSYS || errno == EINVAL || errno == ESPIPE ||
+        errno == EOPNOTSUPP) {
+      *bytes_per_sync = 0;
+      return Status::OK();
+    }
+    return PosixError(fname + ": sync_file_range", errno);
+  }
+  *range_synced = end;
+  return Status::OK();
+}
+
 // How many files may be mapped at once (process-wide). A mapping costs
 // address space and a kernel VMA, not memory; the cap keeps the VMA count
 // well under the kernel's default vm.max_map_count (65530).
@@ -371,16 +394,9 @@ class PosixMmapWritableFile final : public WritableFile {
     if (fd_ >= 0) Close().IgnoreError();  // errors are lost, as documented
   }
 
-  // Reserves and maps the first region. On failure the caller falls back
-  // to write(2) (*unsupported) or reports the error.
-  Status Init(bool* unsupported) {
-    *unsupported = false;
-    Status s = MapRegion(0, kFirstRegion);
-    if (!s.ok() && (errno_ == EOPNOTSUPP || errno_ == ENOSYS)) {
-      *unsupported = true;
-    }
-    return s;
-  }
+  // Reserves and maps the first region. NotSupported (no fallocate here)
+  // tells the caller to fall back to write(2).
+  Status Init() { return MapRegion(0, kFirstRegion); }
 
   Status Append(const Slice& data) override {
     if (fd_ < 0) return ClosedError();
@@ -398,15 +414,8 @@ class PosixMmapWritableFile final : public WritableFile {
       src += n;
       left -= n;
     }
-    if (bytes_per_sync_ > 0 && GetFileSize() - range_synced_ >= bytes_per_sync_) {
-      // Start writeback of what is there; failure only loses smoothing.
-      const uint64_t end = GetFileSize();
-      (void)::sync_file_range(fd_, static_cast<off_t>(range_synced_),
-                              static_cast<off_t>(end - range_synced_),
-                              SYNC_FILE_RANGE_WRITE);
-      range_synced_ = end;
-    }
-    return Status::OK();
+    return StartWriteback(fname_, fd_, GetFileSize(), &bytes_per_sync_,
+                          &range_synced_);
   }
 
   // The bytes are in the page cache already.
@@ -458,21 +467,20 @@ class PosixMmapWritableFile final : public WritableFile {
   }
 
   // Reserves [offset, offset + size) on disk and maps it as the region.
+  // NotSupported if the filesystem cannot fallocate.
   Status MapRegion(uint64_t offset, size_t size) {
-    errno_ = 0;
     Status s = Unmap();
     if (!s.ok()) return s;
     if (::fallocate(fd_, 0, static_cast<off_t>(offset),
                     static_cast<off_t>(size)) != 0) {
-      errno_ = errno;
-      return PosixError(fname_ + ": fallocate", errno_);
+      if (errno == EOPNOTSUPP || errno == ENOSYS) {
+        return Status::NotSupported(fname_ + ": fallocate", ErrnoText(errno));
+      }
+      return PosixError(fname_ + ": fallocate", errno);
     }
     void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
                         static_cast<off_t>(offset));
-    if (base == MAP_FAILED) {
-      errno_ = errno;
-      return PosixError(fname_ + ": mmap", errno_);
-    }
+    if (base == MAP_FAILED) return PosixError(fname_ + ": mmap", errno);
     region_ = static_cast<char*>(base);
     region_offset_ = offset;
     region_size_ = size;
@@ -482,13 +490,12 @@ class PosixMmapWritableFile final : public WritableFile {
 
   const std::string fname_;
   int fd_;  // -1 once closed
-  const uint64_t bytes_per_sync_;
+  uint64_t bytes_per_sync_;  // set to 0 where unsupported
   char* region_ = nullptr;  // mapping of [region_offset_, + region_size_)
   uint64_t region_offset_ = 0;
   size_t region_size_ = 0;
   size_t pos_ = 0;              // bytes appended into the region
   uint64_t range_synced_ = 0;   // end of the range passed to sync_file_range
-  int errno_ = 0;               // of the last failed MapRegion step
 };
 
 class PosixWritableFile final : public WritableFile {
@@ -607,21 +614,8 @@ class PosixWritableFile final : public WritableFile {
   // Starts write-back of everything written since the last range sync once
   // that reaches bytes_per_sync_, so the final fdatasync has less to do.
   Status MaybeRangeSync() {
-    if (bytes_per_sync_ == 0 || written_ - range_synced_ < bytes_per_sync_) {
-      return Status::OK();
-    }
-    if (::sync_file_range(fd_, static_cast<off_t>(range_synced_),
-                          static_cast<off_t>(written_ - range_synced_),
-                          SYNC_FILE_RANGE_WRITE) != 0) {
-      if (errno == ENOSYS || errno == EINVAL || errno == ESPIPE ||
-          errno == EOPNOTSUPP) {
-        bytes_per_sync_ = 0;  // not available here: it was only a hint
-        return Status::OK();
-      }
-      return PosixError(fname_ + ": sync_file_range", errno);
-    }
-    range_synced_ = written_;
-    return Status::OK();
+    return StartWriteback(fname_, fd_, written_, &bytes_per_sync_,
+                          &range_synced_);
   }
 
   // Reserves space in preallocation_block_ steps ahead of the data. Only a
@@ -829,14 +823,13 @@ class PosixEnv final : public Env {
       if (!s.ok()) return s;
       auto file = std::make_unique<PosixMmapWritableFile>(
           fname, fd, options.bytes_per_sync);
-      bool unsupported = false;
-      s = file->Init(&unsupported);
+      s = file->Init();
       if (s.ok()) {
         *result = std::move(file);
         return s;
       }
       file.reset();  // closes fd, cutting the file back to empty
-      if (!unsupported) return s;
+      if (!s.IsNotSupported()) return s;
       // No fallocate here: write(2) below.
     }
     return OpenWritable(fname, O_WRONLY | O_CREAT | O_TRUNC, options,
