@@ -363,8 +363,7 @@ void TryMmap(const std::string& fname, int fd,
              std::unique_ptr<RandomAccessFile>* result) {
   struct stat st;
   if (::fstat(fd, &st) != 0 || st.st_size <= 0 ||
-      static_cast<uint64_t>(st.st_size) >
-          std::numeric_limits<size_t>::max()) {
+      static_cast<uint64_t>(st.st_size) > std::numeric_limits<size_t>::max()) {
     return;
   }
   if (!AcquireMmapSlot()) return;
@@ -452,8 +451,7 @@ class PosixMmapWritableFile final : public WritableFile {
       return PosixError(fname_ + ": msync", errno);
     }
     if ((metadata ? ::fsync(fd_) : ::fdatasync(fd_)) != 0) {
-      return PosixError(fname_ + (metadata ? ": fsync" : ": fdatasync"),
-                        errno);
+      return PosixError(fname_ + (metadata ? ": fsync" : ": fdatasync"), errno);
     }
     return Status::OK();
   }
@@ -489,13 +487,13 @@ class PosixMmapWritableFile final : public WritableFile {
   }
 
   const std::string fname_;
-  int fd_;  // -1 once closed
+  int fd_;                   // -1 once closed
   uint64_t bytes_per_sync_;  // set to 0 where unsupported
-  char* region_ = nullptr;  // mapping of [region_offset_, + region_size_)
+  char* region_ = nullptr;   // mapping of [region_offset_, + region_size_)
   uint64_t region_offset_ = 0;
   size_t region_size_ = 0;
-  size_t pos_ = 0;              // bytes appended into the region
-  uint64_t range_synced_ = 0;   // end of the range passed to sync_file_range
+  size_t pos_ = 0;             // bytes appended into the region
+  uint64_t range_synced_ = 0;  // end of the range passed to sync_file_range
 };
 
 class PosixWritableFile final : public WritableFile {

@@ -2,8 +2,8 @@
 //
 // Env: everything CascadeDB asks of the operating system — files, directories,
 // locks, clocks, threads. The engine never calls the OS directly, so tests can
-// substitute an Env that injects faults or keeps files in memory. Env::Default()
-// is the POSIX implementation.
+// substitute an Env that injects faults or keeps files in memory.
+// Env::Default() is the POSIX implementation.
 //
 // Thread safety: Env implementations are thread-safe. File objects are not
 // thread-safe, except RandomAccessFile, which is thread-safe.
@@ -316,8 +316,7 @@ class EnvWrapper : public Env {
                              const EnvOptions& o) override {
     return target_->NewRandomAccessFile(f, r, o);
   }
-  Status NewWritableFile(const std::string& f,
-                         std::unique_ptr<WritableFile>* r,
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
                          const EnvOptions& o) override {
     return target_->NewWritableFile(f, r, o);
   }
@@ -349,8 +348,7 @@ class EnvWrapper : public Env {
     return target_->RenameFile(s, t);
   }
   Status SyncDir(const std::string& d) override { return target_->SyncDir(d); }
-  Status LockFile(const std::string& f,
-                  std::unique_ptr<FileLock>* l) override {
+  Status LockFile(const std::string& f, std::unique_ptr<FileLock>* l) override {
     return target_->LockFile(f, l);
   }
   Status UnlockFile(std::unique_ptr<FileLock> l) override {
@@ -372,8 +370,7 @@ class EnvWrapper : public Env {
   void StartThread(void (*f)(void*), void* a) override {
     target_->StartThread(f, a);
   }
-  Status NewLogger(const std::string& f,
-                   std::shared_ptr<Logger>* r) override {
+  Status NewLogger(const std::string& f, std::shared_ptr<Logger>* r) override {
     return target_->NewLogger(f, r);
   }
   Status GetTestDirectory(std::string* p) override {

@@ -537,15 +537,27 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
   EXPECT_TRUE(saw_read);
 
   const std::string summary = ReadFile(report + "/summary.json");
-  for (const char* key :
-       {"\"engine\":\"cascadedb\"", "\"benchmarks\":[",
-        "\"name\":\"fillrandom\"", "\"ops_per_sec\":", "\"latency_us\":{",
-        "\"p99.9\":", "\"p99.99\":", "\"latency_classes\":[",
-        "\"time_share\":", "\"longest_gap_ms\":", "\"write_amp\":{",
-        "\"device_waf\":", "\"stalls\":{", "\"memory\":{",
-        "\"peak_rss_bytes\":", "\"end_rss_anon_bytes\":",
-        "\"end_rss_file_bytes\":", "\"budget_bytes\":", "\"space_amp\":",
-        "\"latency_cdf\":[[", "\"since_open\":{"}) {
+  for (const char* key : {"\"engine\":\"cascadedb\"",
+                          "\"benchmarks\":[",
+                          "\"name\":\"fillrandom\"",
+                          "\"ops_per_sec\":",
+                          "\"latency_us\":{",
+                          "\"p99.9\":",
+                          "\"p99.99\":",
+                          "\"latency_classes\":[",
+                          "\"time_share\":",
+                          "\"longest_gap_ms\":",
+                          "\"write_amp\":{",
+                          "\"device_waf\":",
+                          "\"stalls\":{",
+                          "\"memory\":{",
+                          "\"peak_rss_bytes\":",
+                          "\"end_rss_anon_bytes\":",
+                          "\"end_rss_file_bytes\":",
+                          "\"budget_bytes\":",
+                          "\"space_amp\":",
+                          "\"latency_cdf\":[[",
+                          "\"since_open\":{"}) {
     EXPECT_NE(std::string::npos, summary.find(key)) << key;
   }
   int depth = 0;

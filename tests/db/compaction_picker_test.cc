@@ -477,8 +477,8 @@ TEST_F(CompactionPickerTest, ReadSampleChargesTheFirstOfTwoOverlappingFiles) {
   Install();
   MutexLock l(&mu_);
   Version* v = vset_->current();
-  const InternalKey only_l2("d", 5, kTypeValue);   // one file: no charge
-  const InternalKey both("b", 5, kTypeValue);      // L1 and L2
+  const InternalKey only_l2("d", 5, kTypeValue);  // one file: no charge
+  const InternalKey both("b", 5, kTypeValue);     // L1 and L2
   for (int i = 0; i < 500; i++) {
     ASSERT_FALSE(v->RecordReadSample(only_l2.Encode()));
   }

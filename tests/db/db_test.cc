@@ -710,7 +710,7 @@ TEST_F(SeekCompactionTest, WastedLookupsCompactTheFileDown) {
   }
   ASSERT_OK(db_->WaitForCompact());
   EXPECT_EQ(1, TotalFiles());  // merged into the bottom level
-  db_.reset();  // deliver the events
+  db_.reset();                 // deliver the events
   EXPECT_EQ(1, listener_->Count("Seek"));
 }
 

@@ -153,7 +153,7 @@ TEST_F(EnvPosixTest, MmapReadsReturnTheFilesOwnMemory) {
   const char* first = result.data();
   ASSERT_OK(file->Read(0, 3, &result, nullptr));
   EXPECT_EQ("abc", result.ToString());
-  EXPECT_EQ(first - 7, result.data());  // one mapping, no copies
+  EXPECT_EQ(first - 7, result.data());             // one mapping, no copies
   ASSERT_OK(file->Read(8, 10, &result, nullptr));  // spans the end
   EXPECT_EQ("ij", result.ToString());
   ASSERT_OK(file->Read(10, 1, &result, nullptr));  // at the end
@@ -235,7 +235,8 @@ TEST_F(EnvPosixTest, MmapWritesReadBackAcrossRegions) {
   uint32_t sizes = seed;
   while (off < data.size()) {
     sizes = sizes * 1103515245u + 12345u;
-    const size_t n = std::min<size_t>(data.size() - off, 1 + (sizes >> 8) % 70000);
+    const size_t n =
+        std::min<size_t>(data.size() - off, 1 + (sizes >> 8) % 70000);
     ASSERT_OK(file->Append(Slice(data.data() + off, n)));
     off += n;
     ASSERT_EQ(off, file->GetFileSize());
