@@ -255,15 +255,19 @@ TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
 // default): both leave the bytes in the page cache before the ack. The
 // writer is this test binary run again (a fresh process, so its background
 // threads exist) with CRASH_CHILD_* in its environment, running only
-// KilledProcessWriter.
-TEST_F(DBRecoveryTest, KilledProcessWriter) {
+// KilledProcessWriter. It is a plain TEST, not a DBRecoveryTest: the
+// fixture's temporary directory would outlive the killed process.
+TEST(DBRecoveryChild, KilledProcessWriter) {
   const char* dir = std::getenv("CRASH_CHILD_DIR");
   if (dir == nullptr) GTEST_SKIP() << "run by AcknowledgedWritesSurvive...";
   const int fd = std::atoi(std::getenv("CRASH_CHILD_FD"));
-  options_.allow_mmap_writes = std::getenv("CRASH_CHILD_MMAP")[0] == '1';
-  options_.write_buffer_size = 256 << 10;  // several WALs and flushes
+  Options options;
+  options.create_if_missing = true;
+  options.stats_dump_period_sec = 0;
+  options.allow_mmap_writes = std::getenv("CRASH_CHILD_MMAP")[0] == '1';
+  options.write_buffer_size = 256 << 10;  // several WALs and flushes
   std::unique_ptr<DB> db;
-  if (!DB::Open(options_, dir, &db).ok()) ::_exit(2);
+  if (!DB::Open(options, dir, &db).ok()) ::_exit(2);
   for (uint32_t i = 0;; ++i) {
     char key[16];
     std::snprintf(key, sizeof(key), "k%08u", i);
@@ -287,7 +291,7 @@ TEST_F(DBRecoveryTest, AcknowledgedWritesSurviveAKilledProcess) {
       ::setenv("CRASH_CHILD_FD", std::to_string(pipe_fds[1]).c_str(), 1);
       ::setenv("CRASH_CHILD_MMAP", mmap_writes ? "1" : "0", 1);
       ::execl("/proc/self/exe", "db_recovery_test",
-              "--gtest_filter=DBRecoveryTest.KilledProcessWriter",
+              "--gtest_filter=DBRecoveryChild.KilledProcessWriter",
               static_cast<char*>(nullptr));
       ::_exit(5);
     }
