@@ -80,24 +80,6 @@ const char* InternalKeyComparator::Name() const {
   return "cascadedb.InternalKeyComparator";
 }
 
-int InternalKeyComparator::Compare(const Slice& a, const Slice& b) const {
-  // A key shorter than the trailer only comes from corrupt data; treat it
-  // as a bare user key with trailer 0 so the order stays total and no read
-  // leaves the key's bytes.
-  const bool a_ok = a.size() >= kInternalKeyTrailerSize;
-  const bool b_ok = b.size() >= kInternalKeyTrailerSize;
-  const Slice ua = a_ok ? ExtractUserKey(a) : a;
-  const Slice ub = b_ok ? ExtractUserKey(b) : b;
-  int r = user_comparator_->Compare(ua, ub);
-  if (r != 0) return r;
-  const uint64_t ta = a_ok ? ExtractTrailer(a) : 0;
-  const uint64_t tb = b_ok ? ExtractTrailer(b) : 0;
-  // Larger trailer (newer sequence, then higher type) sorts first.
-  if (ta > tb) return -1;
-  if (ta < tb) return +1;
-  return 0;
-}
-
 void InternalKeyComparator::FindShortestSeparator(std::string* start,
                                                   const Slice& limit) const {
   if (start->size() < kInternalKeyTrailerSize ||

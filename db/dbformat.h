@@ -26,6 +26,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "cascadedb/comparator.h"
@@ -139,13 +140,40 @@ class InternalKeyComparator : public Comparator {
  public:
   // Borrows user_comparator, which must outlive this object.
   explicit InternalKeyComparator(const Comparator* user_comparator)
-      : user_comparator_(user_comparator) {}
+      : user_comparator_(user_comparator),
+        bytewise_(user_comparator == BytewiseComparator()) {}
 
   // "cascadedb.InternalKeyComparator". Stored in each SST's properties; the
   // user comparator's name is stored separately by the DB.
   const char* Name() const override;
 
-  int Compare(const Slice& a, const Slice& b) const override;
+  // User keys in the user comparator's order, then the larger trailer
+  // (newer sequence, then higher type) first. Inline, with the bytewise
+  // user comparator compared in place: the memtable's skiplist and every
+  // block seek call this once per step.
+  int Compare(const Slice& a, const Slice& b) const override {
+    // A key shorter than the trailer only comes from corrupt data; treat it
+    // as a bare user key with trailer 0 so the order stays total and no
+    // read leaves the key's bytes.
+    const bool a_ok = a.size() >= kInternalKeyTrailerSize;
+    const bool b_ok = b.size() >= kInternalKeyTrailerSize;
+    const Slice ua = a_ok ? ExtractUserKey(a) : a;
+    const Slice ub = b_ok ? ExtractUserKey(b) : b;
+    int r;
+    if (bytewise_) {
+      const size_t n = ua.size() < ub.size() ? ua.size() : ub.size();
+      r = n == 0 ? 0 : std::memcmp(ua.data(), ub.data(), n);
+      if (r == 0 && ua.size() != ub.size()) r = ua.size() < ub.size() ? -1 : 1;
+    } else {
+      r = user_comparator_->Compare(ua, ub);
+    }
+    if (r != 0) return r;
+    const uint64_t ta = a_ok ? ExtractTrailer(a) : 0;
+    const uint64_t tb = b_ok ? ExtractTrailer(b) : 0;
+    if (ta > tb) return -1;
+    if (ta < tb) return +1;
+    return 0;
+  }
 
   // Shortens the user-key part of *start (via the user comparator) and,
   // when it got shorter and larger, gives it the trailer that sorts first
@@ -160,6 +188,7 @@ class InternalKeyComparator : public Comparator {
 
  private:
   const Comparator* const user_comparator_;
+  const bool bytewise_;  // user_comparator_ is BytewiseComparator()
 };
 
 // An internal key owning its bytes. Used where a key must outlive the buffer

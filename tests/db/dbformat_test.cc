@@ -154,6 +154,50 @@ TEST(InternalKeyComparatorTest, KeysShorterThanTrailerCompareWithoutCrash) {
   EXPECT_LT(cmp.Compare(IKey("abc", 0, kTypeValue), Slice("abc")), 0);
 }
 
+// The bytewise user comparator is compared in place; any other one goes
+// through its virtual Compare. Both paths must order every pair alike,
+// including bytes >= 0x80, prefixes, and keys shorter than the trailer.
+TEST(InternalKeyComparatorTest, InPlaceBytewiseMatchesTheVirtualPath) {
+  class WrappedBytewise : public Comparator {
+   public:
+    const char* Name() const override { return "test.WrappedBytewise"; }
+    int Compare(const Slice& a, const Slice& b) const override {
+      return BytewiseComparator()->Compare(a, b);
+    }
+    void FindShortestSeparator(std::string*, const Slice&) const override {}
+    void FindShortSuccessor(std::string*) const override {}
+  } wrapped;
+  const InternalKeyComparator fast(BytewiseComparator());
+  const InternalKeyComparator slow(&wrapped);
+  uint32_t state = test::RandomSeed();
+  std::vector<std::string> keys;
+  const char alphabet[] = {'\x00', '\x01', 'a', '\x7f', '\x80', '\xff'};
+  for (int i = 0; i < 400; i++) {
+    std::string k;
+    const uint32_t len =
+        static_cast<unsigned char>(test::RandomBytes(&state, 1)[0]) % 12;
+    for (uint32_t j = 0; j < len; j++) {
+      k.push_back(
+          alphabet[static_cast<unsigned char>(test::RandomBytes(&state, 1)[0]) %
+                   sizeof(alphabet)]);
+    }
+    keys.push_back(k);
+  }
+  auto sign = [](int r) { return (r > 0) - (r < 0); };
+  auto hex = [](const std::string& k) {
+    std::string out;
+    for (unsigned char c : k)
+      out += "0123456789abcdef"[c >> 4], out += "0123456789abcdef"[c & 15];
+    return out;
+  };
+  for (const std::string& a : keys) {
+    for (const std::string& b : keys) {
+      ASSERT_EQ(sign(slow.Compare(a, b)), sign(fast.Compare(a, b)))
+          << "a=" << hex(a) << " b=" << hex(b);
+    }
+  }
+}
+
 TEST(InternalKeyComparatorTest, SeparatorShortensUserKey) {
   const std::string result =
       Shorten(IKey("foo", 100, kTypeValue), IKey("hello", 200, kTypeValue));
