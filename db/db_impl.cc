@@ -310,6 +310,12 @@ void DBImpl::StatsDumpLoop() {
   }
 }
 
+MemTable* DBImpl::NewMemTable() const {
+  return new MemTable(icmp_,
+                      MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
+                      MemTable::BloomBitsFor(options_));
+}
+
 Status DBImpl::NewDB() {
   VersionEdit edit;
   edit.SetComparatorName(icmp_.user_comparator()->Name());
@@ -396,8 +402,7 @@ Status DBImpl::Recover(VersionEdit* edit) {
     versions_->SetLastSequence(max_sequence);
   }
   if (mem_ == nullptr) {
-    mem_ = new MemTable(
-        icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+    mem_ = NewMemTable();
   }
   return Status::OK();
 }
@@ -497,8 +502,7 @@ Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
       break;
     }
     if (mem_ == nullptr) {
-      mem_ = new MemTable(
-          icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+      mem_ = NewMemTable();
     }
     s = WriteBatchInternal::InsertInto(&batch, mem_);
     if (!s.ok()) return s;
@@ -1127,8 +1131,7 @@ Status DBImpl::SwitchMemtable() {
     logs_to_sync_.push_back({old_mem_log, std::move(old_file)});
   }
   imm_.push_back({mem_, old_mem_log});
-  mem_ = new MemTable(icmp_,
-                      MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+  mem_ = NewMemTable();
   UpdateWriteController();
   MaybeScheduleFlush();
   return Status::OK();
@@ -1185,12 +1188,18 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   LookupKey lkey(key, sequence);
   Status s;
-  bool done = mem->Get(lkey, value, &s);
+  bool bloom_useful = false;
+  uint64_t bloom_skips = 0;
+  bool done = mem->Get(lkey, value, &s, &bloom_useful);
+  bloom_skips += bloom_useful;
   for (size_t i = 0; !done && i < imms.size(); ++i) {
-    done = imms[i]->Get(lkey, value, &s);
+    bloom_useful = false;
+    done = imms[i]->Get(lkey, value, &s, &bloom_useful);
+    bloom_skips += bloom_useful;
   }
   if (stats_ != nullptr) {
     RecordTick(done ? kMemtableHit : kMemtableMiss);
+    if (bloom_skips > 0) RecordTick(kMemtableBloomUseful, bloom_skips);
   }
   Version::GetStats get_stats;
   if (!done) s = current->Get(options, lkey, value, nullptr, &get_stats);

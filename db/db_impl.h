@@ -163,6 +163,8 @@ class DBImpl : public DB, private ReadSampler {
   Status ServiceFlushRequests(Writer* self, bool* serviced) REQUIRES(mutex_);
   // Turns the active memtable immutable and starts a new WAL.
   Status SwitchMemtable() REQUIRES(mutex_);
+  // A new, empty memtable sized and filtered per the options.
+  MemTable* NewMemTable() const;
   // Waits on bg_cv_ while writes are stopped for cause; records the wait.
   void WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
   // Re-evaluates the stall state from the current Version and memtables.

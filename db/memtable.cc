@@ -76,11 +76,23 @@ size_t MemTable::ArenaBlockSizeFor(size_t write_buffer_size) {
   return size;
 }
 
+uint64_t MemTable::BloomBitsFor(const Options& options) {
+  if (!options.memtable_whole_key_filtering ||
+      !(options.memtable_prefix_bloom_size_ratio > 0)) {
+    return 0;
+  }
+  return static_cast<uint64_t>(static_cast<double>(options.write_buffer_size) *
+                               options.memtable_prefix_bloom_size_ratio * 8);
+}
+
 MemTable::MemTable(const InternalKeyComparator& comparator,
-                   size_t arena_block_size)
+                   size_t arena_block_size, uint64_t bloom_bits)
     : comparator_(comparator),
       arena_(arena_block_size),
-      table_(comparator_, &arena_) {}
+      table_(comparator_, &arena_) {
+  if (bloom_bits > 0)
+    bloom_ = std::make_unique<DynamicBloom>(&arena_, bloom_bits);
+}
 
 MemTable::~MemTable() { assert(refs_.load(std::memory_order_relaxed) == 0); }
 
@@ -148,6 +160,9 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   size_t encoded_len;
   Status s = CheckEntry(type, key, value, &encoded_len);
   if (!s.ok()) return s;
+  // The filter's line loads while the skiplist is walked.
+  const uint32_t bloom_hash = bloom_ != nullptr ? DynamicBloom::HashOf(key) : 0;
+  if (bloom_ != nullptr) bloom_->Prefetch(bloom_hash);
   Table::Reservation r = table_.Reserve(encoded_len);
   EncodeEntry(r.payload(), seq, type, key, value);
   if (!table_.Insert(r, r.payload())) {
@@ -155,6 +170,9 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
         "memtable: duplicate entry",
         ParsedInternalKey(key, seq, type).DebugString());
   }
+  // Before the write's sequence is published: a reader that can see the
+  // entry sees its bloom bits (util/dynamic_bloom.h).
+  if (bloom_ != nullptr) bloom_->Add(bloom_hash);
   // Single writer: load + store instead of a locked read-modify-write.
   num_entries_.store(num_entries_.load(std::memory_order_relaxed) + 1,
                      std::memory_order_relaxed);
@@ -174,6 +192,8 @@ Status MemTable::AddConcurrently(SequenceNumber seq, ValueType type,
   size_t encoded_len;
   Status s = CheckEntry(type, key, value, &encoded_len);
   if (!s.ok()) return s;
+  const uint32_t bloom_hash = bloom_ != nullptr ? DynamicBloom::HashOf(key) : 0;
+  if (bloom_ != nullptr) bloom_->Prefetch(bloom_hash);
   Table::Reservation r = table_.ReserveConcurrently(encoded_len);
   EncodeEntry(r.payload(), seq, type, key, value);
   if (!table_.InsertConcurrently(r, r.payload())) {
@@ -181,6 +201,7 @@ Status MemTable::AddConcurrently(SequenceNumber seq, ValueType type,
         "memtable: duplicate entry",
         ParsedInternalKey(key, seq, type).DebugString());
   }
+  if (bloom_ != nullptr) bloom_->AddConcurrently(bloom_hash);
   MemTableAddStats one;
   one.num_entries = 1;
   one.num_deletes = type == kTypeDeletion ? 1 : 0;
@@ -203,7 +224,13 @@ void MemTable::ApplyAddStats(const MemTableAddStats& stats) {
   data_size_.fetch_add(stats.data_size, std::memory_order_relaxed);
 }
 
-bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) const {
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
+                   bool* bloom_useful) const {
+  if (bloom_ != nullptr) {
+    const bool absent = !bloom_->MayContain(key.user_key());
+    if (bloom_useful != nullptr) *bloom_useful = absent;
+    if (absent) return false;
+  }
   Table::Iterator iter(&table_);
   iter.Seek(key.memtable_key().data());
   if (!iter.Valid()) return false;

@@ -28,14 +28,17 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "cascadedb/iterator.h"
+#include "cascadedb/options.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
 #include "db/dbformat.h"
 #include "db/skiplist.h"
 #include "util/arena.h"
+#include "util/dynamic_bloom.h"
 
 namespace cascadedb {
 
@@ -56,10 +59,22 @@ class MemTable {
   // small buffer, large enough that a big memtable has few blocks to free.
   static size_t ArenaBlockSizeFor(size_t write_buffer_size);
 
+  // The bits of the memtable's bloom filter for the given options: 0 (no
+  // filter) unless memtable_whole_key_filtering is set and
+  // memtable_prefix_bloom_size_ratio > 0; else write_buffer_size x ratio
+  // bytes' worth (RocksDB's sizing).
+  static uint64_t BloomBitsFor(const Options& options);
+
   // An empty memtable with one reference (the caller's). Copies comparator
   // (which borrows its user comparator: that must outlive the memtable).
+  // bloom_bits > 0 gives it a bloom filter over the user keys added
+  // (util/dynamic_bloom.h), allocated from the arena (so it counts in
+  // ApproximateMemoryUsage): Get answers "not here" for most absent keys
+  // without walking the skiplist. Like the tables' filters, it requires a
+  // user comparator under which equal keys have equal bytes.
   explicit MemTable(const InternalKeyComparator& comparator,
-                    size_t arena_block_size = Arena::kDefaultBlockSize);
+                    size_t arena_block_size = Arena::kDefaultBlockSize,
+                    uint64_t bloom_bits = 0);
 
   MemTable(const MemTable&) = delete;
   MemTable& operator=(const MemTable&) = delete;
@@ -95,8 +110,14 @@ class MemTable {
   // user key with sequence <= the lookup sequence decides. Returns true if
   // there is one: a value (stored in *value, *s left unchanged) or a
   // deletion (*s = NotFound, *value unchanged). Returns false, changing
-  // nothing, if the memtable has no visible entry for the key.
-  bool Get(const LookupKey& key, std::string* value, Status* s) const;
+  // nothing, if the memtable has no visible entry for the key. With a bloom
+  // filter, *bloom_useful (if not null) is set to whether the filter
+  // answered without a skiplist search.
+  bool Get(const LookupKey& key, std::string* value, Status* s,
+           bool* bloom_useful = nullptr) const;
+
+  // True if the memtable has a bloom filter.
+  bool has_bloom() const { return bloom_ != nullptr; }
 
   // An iterator over the entries: key() is the internal key, value() the
   // value. Supports Seek (to an internal key), SeekForPrev, Prev. The
@@ -175,6 +196,9 @@ class MemTable {
   // comment; read lock-free (see db/skiplist.h).
   Arena arena_;
   Table table_;
+
+  // Over the user keys added; null when disabled. Its bits live in arena_.
+  std::unique_ptr<DynamicBloom> bloom_;
 
   // Counters. Relaxed: they are statistics; no memory is published through
   // them. In single-writer mode only the writer stores them.

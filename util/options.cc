@@ -116,6 +116,11 @@ Status ValidateOptions(const Options& o) {
           "max_write_buffer_number", o.max_write_buffer_number,
           "is outside [2, 64]");
 
+  p.Check(!(o.memtable_prefix_bloom_size_ratio >= 0 &&
+            o.memtable_prefix_bloom_size_ratio <= 0.25),
+          "memtable_prefix_bloom_size_ratio",
+          o.memtable_prefix_bloom_size_ratio, "is outside [0, 0.25]");
+
   p.Check(o.num_levels < 2 || o.num_levels > 20, "num_levels", o.num_levels,
           "is outside [2, 20]");
   p.Check(o.level0_file_num_compaction_trigger < 1,

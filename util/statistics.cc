@@ -49,6 +49,7 @@ constexpr TickerInfo kTickerInfo[] = {
     {kNumberKeysFound, "cascadedb.number.keys.found"},
     {kMemtableHit, "cascadedb.memtable.hit"},
     {kMemtableMiss, "cascadedb.memtable.miss"},
+    {kMemtableBloomUseful, "cascadedb.memtable.bloom.useful"},
     {kNumberIteratorsCreated, "cascadedb.num.iterator.created"},
     {kNumberDbSeek, "cascadedb.number.db.seek"},
     {kNumberDbNext, "cascadedb.number.db.next"},

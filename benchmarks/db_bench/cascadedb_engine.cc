@@ -154,6 +154,9 @@ class CascadeDBEngine : public Engine {
         "max_background_flushes=" + u(o.max_background_flushes),
         "compression=" + std::string(CompressionTypeName(o.compression)),
         "bloom_bits_per_key=" + std::to_string(o.bloom_bits_per_key),
+        "memtable_prefix_bloom_size_ratio=" +
+            std::to_string(o.memtable_prefix_bloom_size_ratio),
+        "memtable_whole_key_filtering=" + u(o.memtable_whole_key_filtering),
         "block_cache_size=" + u(CacheSize()),
         "block_size=" + u(o.block_size),
         "delayed_write_rate=" + u(o.delayed_write_rate),
@@ -348,6 +351,12 @@ class CascadeDBEngine : public Engine {
           "is not none, snappy, lz4 or zstd");
     }
     if (c.bloom_bits) o->bloom_bits_per_key = *c.bloom_bits;
+    if (c.memtable_bloom_size_ratio) {
+      o->memtable_prefix_bloom_size_ratio = *c.memtable_bloom_size_ratio;
+    }
+    if (c.memtable_whole_key_filtering) {
+      o->memtable_whole_key_filtering = *c.memtable_whole_key_filtering;
+    }
     if (c.cache_size) o->block_cache_size = *c.cache_size;
     if (c.block_size) o->block_size = *c.block_size;
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;

@@ -55,9 +55,11 @@ struct EngineConfig {
   std::optional<uint64_t> hard_pending_compaction_bytes_limit;
   std::optional<uint64_t> rate_limiter_bytes_per_sec;
   // Tables and caching.
-  std::optional<std::string> compression_type;  // none, snappy, lz4, zstd
-  std::optional<double> bloom_bits;             // 0 = no filter
-  std::optional<uint64_t> cache_size;           // 0 = no block cache
+  std::optional<std::string> compression_type;      // none, snappy, lz4, zstd
+  std::optional<double> bloom_bits;                 // 0 = no filter
+  std::optional<double> memtable_bloom_size_ratio;  // 0 = no memtable bloom
+  std::optional<bool> memtable_whole_key_filtering;
+  std::optional<uint64_t> cache_size;  // 0 = no block cache
   std::optional<uint64_t> block_size;
   // I/O.
   std::optional<bool> use_direct_reads;

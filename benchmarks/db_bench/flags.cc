@@ -110,6 +110,12 @@ DEFINE_string(compression_type, "snappy",
               "Block compression: none, snappy, lz4 or zstd");
 DEFINE_double(bloom_bits, 10, "Bloom filter bits per key; 0: no filter");
 DEFINE_int64(cache_size, 32 << 20, "Block cache bytes; 0: no block cache");
+DEFINE_double(memtable_bloom_size_ratio, 0.02,
+              "Memtable bloom filter bytes / write_buffer_size, in [0, 0.25]; "
+              "0: none (not given: the engine's default)");
+DEFINE_bool(memtable_whole_key_filtering, true,
+            "Filter whole keys with the memtable bloom filter (not given: "
+            "the engine's default)");
 DEFINE_int64(block_size, 4096, "Uncompressed bytes per SST data block");
 DEFINE_bool(sync, false, "Sync the WAL on every write");
 DEFINE_bool(disable_wal, false, "Write without the WAL");
@@ -350,6 +356,10 @@ std::string ValidateFlags() {
           "compression_type", c, "is not one of none, snappy, lz4, zstd");
   p.Check(!(FLAGS_bloom_bits >= 0 && FLAGS_bloom_bits <= 100), "bloom_bits",
           FLAGS_bloom_bits, "is outside [0, 100]");
+  p.Check(!(FLAGS_memtable_bloom_size_ratio >= 0 &&
+            FLAGS_memtable_bloom_size_ratio <= 0.25),
+          "memtable_bloom_size_ratio", FLAGS_memtable_bloom_size_ratio,
+          "is outside [0, 0.25]");
   p.Check(FLAGS_cache_size < 0, "cache_size", FLAGS_cache_size, "is negative");
   p.Check(FLAGS_block_size < 1, "block_size", FLAGS_block_size,
           "must be positive");
@@ -407,6 +417,9 @@ EngineConfig BuildEngineConfig() {
                uint64_t);
   DB_BENCH_MAP(compression_type, compression_type, std::string);
   DB_BENCH_MAP(bloom_bits, bloom_bits, double);
+  DB_BENCH_MAP(memtable_bloom_size_ratio, memtable_bloom_size_ratio, double);
+  DB_BENCH_MAP(memtable_whole_key_filtering, memtable_whole_key_filtering,
+               bool);
   DB_BENCH_MAP(cache_size, cache_size, uint64_t);
   DB_BENCH_MAP(block_size, block_size, uint64_t);
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);

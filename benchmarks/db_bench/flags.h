@@ -58,6 +58,8 @@ DECLARE_int32(max_background_flushes);
 DECLARE_int32(max_subcompactions);
 DECLARE_string(compression_type);
 DECLARE_double(bloom_bits);
+DECLARE_double(memtable_bloom_size_ratio);
+DECLARE_bool(memtable_whole_key_filtering);
 DECLARE_int64(cache_size);
 DECLARE_int64(block_size);
 DECLARE_bool(sync);

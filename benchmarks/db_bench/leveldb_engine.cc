@@ -136,6 +136,10 @@ class LevelDBEngine : public Engine {
     if (c.use_direct_reads.value_or(false)) {
       error("--use_direct_reads: LevelDB has no direct I/O");
     }
+    if (c.memtable_bloom_size_ratio.value_or(0) > 0) {
+      error(
+          "--memtable_bloom_size_ratio: LevelDB has no memtable bloom filter");
+    }
     if (!c.mmap_read.value_or(true)) {
       error("--mmap_read=false: LevelDB's default Env always maps tables");
     }

@@ -164,6 +164,9 @@ class RocksDBEngine : public Engine {
         "max_subcompactions=" + u(o.max_subcompactions),
         "compression=" + CompressionName(o.compression),
         "bloom_bits=" + bloom_,
+        "memtable_prefix_bloom_size_ratio=" +
+            std::to_string(o.memtable_prefix_bloom_size_ratio),
+        "memtable_whole_key_filtering=" + u(o.memtable_whole_key_filtering),
         "block_cache=" + u(cache_size_),
         "block_size=" + u(block_size_),
         "delayed_write_rate=" + u(o.delayed_write_rate),
@@ -414,6 +417,12 @@ class RocksDBEngine : public Engine {
     }
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
     if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
+    if (c.memtable_bloom_size_ratio) {
+      o->memtable_prefix_bloom_size_ratio = *c.memtable_bloom_size_ratio;
+    }
+    if (c.memtable_whole_key_filtering) {
+      o->memtable_whole_key_filtering = *c.memtable_whole_key_filtering;
+    }
     if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =

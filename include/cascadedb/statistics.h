@@ -50,6 +50,10 @@ enum Tickers : uint32_t {
   kMemtableHit,
   // "cascadedb.memtable.miss": Gets that had to look past the memtables.
   kMemtableMiss,
+  // "cascadedb.memtable.bloom.useful": memtable searches a Get skipped
+  // because the memtable's bloom filter ruled the key out (one per
+  // memtable, active or immutable).
+  kMemtableBloomUseful,
   // "cascadedb.num.iterator.created": iterators handed out by NewIterator.
   kNumberIteratorsCreated,
   // "cascadedb.number.db.seek": Seek/SeekToFirst/SeekToLast calls on DB

@@ -324,6 +324,9 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.max_background_compactions, FLAGS_max_background_compactions);
   EXPECT_EQ(o.max_background_flushes, FLAGS_max_background_flushes);
   EXPECT_EQ(o.bloom_bits_per_key, FLAGS_bloom_bits);
+  EXPECT_EQ(o.memtable_prefix_bloom_size_ratio,
+            FLAGS_memtable_bloom_size_ratio);
+  EXPECT_EQ(o.memtable_whole_key_filtering, FLAGS_memtable_whole_key_filtering);
   EXPECT_EQ(static_cast<int64_t>(o.block_cache_size), FLAGS_cache_size);
   EXPECT_EQ(static_cast<int64_t>(o.block_size), FLAGS_block_size);
   EXPECT_EQ(o.delayed_write_rate, FLAGS_delayed_write_rate);
@@ -475,6 +478,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--key_size=2 --num=2000",
       "--threads=0",
       "--compression_ratio=1.5",
+      "--memtable_bloom_size_ratio=0.5",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",

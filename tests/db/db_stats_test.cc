@@ -17,6 +17,7 @@
 #include "cascadedb/db.h"
 #include "cascadedb/env.h"
 #include "cascadedb/listener.h"
+#include "cascadedb/statistics.h"
 #include "tests/testutil/test_util.h"
 
 namespace cascadedb {
@@ -64,6 +65,45 @@ TEST(DBStatsTest, WalBytesMatchTheClosedMmapWal) {
   std::string value;
   ASSERT_OK(db->Get(ReadOptions(), "key2999", &value));
   EXPECT_EQ(200u, value.size());
+}
+
+// The memtable bloom filter: Gets of absent keys skip the memtables (the
+// ticker counts them), Gets of present keys and deletions are unaffected,
+// and with the filter off nothing is counted.
+TEST(DBStatsTest, MemtableBloomSkipsAbsentKeysOnly) {
+  for (double ratio : {0.0, 0.02}) {
+    test::TempDir dir;
+    Options options;
+    options.create_if_missing = true;
+    options.stats_dump_period_sec = 0;
+    options.statistics = CreateDBStatistics();
+    options.memtable_prefix_bloom_size_ratio = ratio;
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(options, dir.path(), &db));
+    for (int i = 0; i < 1000; i += 2) {
+      ASSERT_OK(db->Put(WriteOptions(), "key" + std::to_string(i), "v"));
+    }
+    ASSERT_OK(db->Delete(WriteOptions(), "key10"));
+    for (int i = 0; i < 1000; i++) {
+      std::string value;
+      const Status s =
+          db->Get(ReadOptions(), "key" + std::to_string(i), &value);
+      if (i % 2 == 0 && i != 10) {
+        ASSERT_OK(s) << i;
+        EXPECT_EQ("v", value);
+      } else {
+        EXPECT_TRUE(s.IsNotFound()) << i << " " << s.ToString();
+      }
+    }
+    const uint64_t useful =
+        options.statistics->getTickerCount(kMemtableBloomUseful);
+    if (ratio == 0) {
+      EXPECT_EQ(0u, useful);
+    } else {
+      EXPECT_GE(useful, 490u);  // ~500 absent keys, few false positives
+      EXPECT_LE(useful, 500u);
+    }
+  }
 }
 
 TEST(DBStatsTest, WriteAmplificationMatchesTheFiles) {

@@ -27,9 +27,14 @@ std::string IKey(const std::string& user_key, SequenceNumber seq,
   return encoded;
 }
 
-class MemTableTest : public ::testing::Test {
+// Parameter: whether the memtable has a bloom filter (every behaviour must
+// be the same with and without one).
+class MemTableTest : public ::testing::TestWithParam<bool> {
  protected:
-  MemTableTest() : cmp_(BytewiseComparator()), mem_(new MemTable(cmp_)) {}
+  MemTableTest()
+      : cmp_(BytewiseComparator()),
+        mem_(new MemTable(cmp_, Arena::kDefaultBlockSize,
+                          GetParam() ? 64 * 1024 : 0)) {}
   ~MemTableTest() override {
     if (mem_ != nullptr) mem_->Unref();
   }
@@ -57,7 +62,7 @@ class MemTableTest : public ::testing::Test {
   MemTable* mem_;
 };
 
-TEST_F(MemTableTest, GetReturnsNewestValue) {
+TEST_P(MemTableTest, GetReturnsNewestValue) {
   Put(1, "k", "v1");
   Put(2, "k", "v2");
   Put(3, "other", "x");
@@ -65,14 +70,14 @@ TEST_F(MemTableTest, GetReturnsNewestValue) {
   EXPECT_EQ("x", Get("other", kMaxSequenceNumber));
 }
 
-TEST_F(MemTableTest, DeletionHidesOlderValue) {
+TEST_P(MemTableTest, DeletionHidesOlderValue) {
   Put(1, "k", "v1");
   Delete(2, "k");
   EXPECT_EQ("NOT_FOUND", Get("k", kMaxSequenceNumber));
   EXPECT_EQ("NOT_FOUND", Get("k", 2));
 }
 
-TEST_F(MemTableTest, SnapshotSeesOnlyEntriesAtOrBelowItsSequence) {
+TEST_P(MemTableTest, SnapshotSeesOnlyEntriesAtOrBelowItsSequence) {
   Put(10, "k", "v10");
   Delete(20, "k");
   Put(30, "k", "v30");
@@ -85,7 +90,7 @@ TEST_F(MemTableTest, SnapshotSeesOnlyEntriesAtOrBelowItsSequence) {
   EXPECT_EQ("v30", Get("k", kMaxSequenceNumber));
 }
 
-TEST_F(MemTableTest, GetIgnoresNeighbouringUserKeys) {
+TEST_P(MemTableTest, GetIgnoresNeighbouringUserKeys) {
   Put(1, "ab", "v");
   Put(2, "abc", "w");
   EXPECT_EQ("MISSING", Get("a", kMaxSequenceNumber));
@@ -95,12 +100,12 @@ TEST_F(MemTableTest, GetIgnoresNeighbouringUserKeys) {
   EXPECT_EQ("v", Get("ab", kMaxSequenceNumber));
 }
 
-TEST_F(MemTableTest, EmptyKeyAndValueRoundTrip) {
+TEST_P(MemTableTest, EmptyKeyAndValueRoundTrip) {
   Put(1, "", "");
   EXPECT_EQ("", Get("", kMaxSequenceNumber));
 }
 
-TEST_F(MemTableTest, AddRejectsDuplicateEntry) {
+TEST_P(MemTableTest, AddRejectsDuplicateEntry) {
   Put(5, "k", "v");
   const Status s = mem_->Add(5, kTypeValue, "k", "other");
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
@@ -108,12 +113,12 @@ TEST_F(MemTableTest, AddRejectsDuplicateEntry) {
   EXPECT_EQ("v", Get("k", kMaxSequenceNumber));
 }
 
-TEST_F(MemTableTest, AddRejectsReservedType) {
+TEST_P(MemTableTest, AddRejectsReservedType) {
   EXPECT_TRUE(mem_->Add(5, kTypeMerge, "k", "v").IsNotSupported());
   EXPECT_EQ(0u, mem_->NumEntries());
 }
 
-TEST_F(MemTableTest, IteratorWalksInternalKeyOrderBothWays) {
+TEST_P(MemTableTest, IteratorWalksInternalKeyOrderBothWays) {
   const uint32_t seed = test::RandomSeed();
   Random rnd(seed);
   uint32_t bytes_state = seed;
@@ -172,7 +177,7 @@ TEST_F(MemTableTest, IteratorWalksInternalKeyOrderBothWays) {
   }
 }
 
-TEST_F(MemTableTest, CountsEntriesDeletesAndUserBytes) {
+TEST_P(MemTableTest, CountsEntriesDeletesAndUserBytes) {
   Put(1, "a", "xyz");      // 4 bytes
   Delete(2, "bb");         // 2 bytes
   Put(3, "ccc", "12345");  // 8 bytes
@@ -181,7 +186,7 @@ TEST_F(MemTableTest, CountsEntriesDeletesAndUserBytes) {
   EXPECT_EQ(14u, mem_->DataSize());
 }
 
-TEST_F(MemTableTest, EmptyMemTableReportsZeroBytesPerEntry) {
+TEST_P(MemTableTest, EmptyMemTableReportsZeroBytesPerEntry) {
   EXPECT_EQ(0.0, mem_->BytesPerEntry());
   EXPECT_EQ(0.0, mem_->OverheadBytesPerEntry());
 }
@@ -218,7 +223,7 @@ TEST(MemTableMemoryTest, ArenaBlockSizeFollowsWriteBufferSize) {
   EXPECT_EQ(8192u, MemTable::ArenaBlockSizeFor(40000));  // 5000 -> 8192
 }
 
-TEST_F(MemTableTest, IteratorHoldsReference) {
+TEST_P(MemTableTest, IteratorHoldsReference) {
   Put(1, "k", "v");
   EXPECT_EQ(1, mem_->TEST_refs());
   Iterator* iter = mem_->NewIterator();
@@ -234,7 +239,7 @@ TEST_F(MemTableTest, IteratorHoldsReference) {
   delete iter;  // Drops the last reference (ASan checks the release).
 }
 
-TEST_F(MemTableTest, RefAndUnrefBalance) {
+TEST_P(MemTableTest, RefAndUnrefBalance) {
   mem_->Ref();
   mem_->Ref();
   EXPECT_EQ(3, mem_->TEST_refs());
@@ -243,7 +248,7 @@ TEST_F(MemTableTest, RefAndUnrefBalance) {
   EXPECT_EQ(1, mem_->TEST_refs());
 }
 
-TEST_F(MemTableTest, ConcurrentAddsAreAllVisible) {
+TEST_P(MemTableTest, ConcurrentAddsAreAllVisible) {
   constexpr int kThreads = 4;
   constexpr int kPerThread = 2000;
   std::atomic<int> ready{0};
@@ -287,6 +292,52 @@ TEST_F(MemTableTest, ConcurrentAddsAreAllVisible) {
     prev = iter->key().ToString();
   }
   EXPECT_EQ(kTotal, count);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bloom, MemTableTest, ::testing::Bool());
+
+TEST(MemTableBloomTest, BloomBitsFollowTheOptions) {
+  Options o;
+  EXPECT_EQ(static_cast<uint64_t>(o.write_buffer_size * 0.02 * 8),
+            MemTable::BloomBitsFor(o));
+  o.memtable_prefix_bloom_size_ratio = 0;
+  EXPECT_EQ(0u, MemTable::BloomBitsFor(o));
+  o.memtable_prefix_bloom_size_ratio = 0.1;
+  o.memtable_whole_key_filtering = false;
+  EXPECT_EQ(0u, MemTable::BloomBitsFor(o));
+}
+
+TEST(MemTableBloomTest, AbsentKeysSkipTheSkiplistAndTheFilterIsCharged) {
+  InternalKeyComparator cmp(BytewiseComparator());
+  MemTable* plain = new MemTable(cmp);
+  // 50,000 bytes of filter: more than an arena block, so it shows.
+  MemTable* mem = new MemTable(cmp, Arena::kDefaultBlockSize, 400 * 1000);
+  EXPECT_FALSE(plain->has_bloom());
+  ASSERT_TRUE(mem->has_bloom());
+  // The filter's bits come from the arena: the write buffer pays for them.
+  EXPECT_GE(mem->ApproximateMemoryUsage(),
+            plain->ApproximateMemoryUsage() + 400 * 1000 / 8);
+  for (int i = 0; i < 1000; i += 2) {
+    ASSERT_OK(mem->Add(i + 1, kTypeValue, "key" + std::to_string(i), "v"));
+  }
+  int useful = 0;
+  for (int i = 0; i < 1000; i++) {
+    LookupKey lkey("key" + std::to_string(i), kMaxSequenceNumber);
+    std::string value;
+    Status s;
+    bool bloom_useful = true;
+    const bool found = mem->Get(lkey, &value, &s, &bloom_useful);
+    EXPECT_EQ(i % 2 == 0, found) << i;
+    if (found) {
+      EXPECT_FALSE(bloom_useful) << i;  // a present key is never ruled out
+      EXPECT_EQ("v", value);
+    }
+    useful += bloom_useful;
+  }
+  // 500 absent keys at 800 bits per added key: nearly all ruled out.
+  EXPECT_GE(useful, 490);
+  plain->Unref();
+  mem->Unref();
 }
 
 }  // namespace

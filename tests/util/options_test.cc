@@ -27,6 +27,10 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_EQ(4096u, o.block_size);
   EXPECT_EQ(kSnappyCompression, o.compression);
   EXPECT_EQ(10, o.bloom_bits_per_key);
+  // Not in DESIGN.md's list: on by default, unlike RocksDB
+  // (docs/design/20261124-memtable-bloom.md).
+  EXPECT_EQ(0.02, o.memtable_prefix_bloom_size_ratio);
+  EXPECT_TRUE(o.memtable_whole_key_filtering);
   EXPECT_EQ(32u << 20, o.block_cache_size);
   EXPECT_EQ(1u << 20, o.writable_file_max_buffer_size);
   EXPECT_EQ(64ull << 30, o.soft_pending_compaction_bytes_limit);
@@ -92,6 +96,10 @@ TEST(OptionsTest, EachRangeIsChecked) {
       {"block_restart_interval",
        [](Options* o) { o->block_restart_interval = 0; }},
       {"bloom_bits_per_key", [](Options* o) { o->bloom_bits_per_key = -1; }},
+      {"memtable_prefix_bloom_size_ratio",
+       [](Options* o) { o->memtable_prefix_bloom_size_ratio = 0.3; }},
+      {"memtable_prefix_bloom_size_ratio",
+       [](Options* o) { o->memtable_prefix_bloom_size_ratio = -0.01; }},
       {"writable_file_max_buffer_size",
        [](Options* o) { o->writable_file_max_buffer_size = 2ull << 30; }},
   };
