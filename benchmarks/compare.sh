@@ -79,6 +79,11 @@ if [[ $matched -eq 1 ]]; then
 fi
 
 read -r -a engine_list <<<"$engines"
+if [[ "$engines" != *leveldb* && "$engines" != *rocksdb* ]]; then
+  echo "compare.sh: $db_bench has no LevelDB or RocksDB adapter: only" \
+    "CascadeDB will run. For the peers: CASCADEDB_WITH_PEERS=1" \
+    "scripts/install-deps.sh, then reconfigure and rebuild db_bench." >&2
+fi
 for e in "${engine_list[@]}"; do
   echo "compare: $e ..." >&2
   "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-100B" \
