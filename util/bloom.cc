@@ -22,23 +22,23 @@
 #include <string>
 
 #include "cascadedb/filter_policy.h"
+#include "util/bloom_line.h"
 #include "util/hash.h"
 
 namespace cascadedb {
 
 namespace {
 
-// ---- Format constants (docs/format/bloom.md). Never change them.
-constexpr size_t kLineBytes = 64;
+// ---- Format constants (docs/format/bloom.md). Never change them; the
+// line size and the probe arithmetic are in util/bloom_line.h.
+constexpr size_t kLineBytes = kBloomLineBytes;
 constexpr uint32_t kLineBits = kLineBytes * 8;  // 512
-constexpr int kLineBitsLog2 = 9;
-constexpr size_t kTrailerBytes = 2;  // num_probes, format marker
+constexpr size_t kTrailerBytes = 2;             // num_probes, format marker
 constexpr uint8_t kFormatMarker = 0xC1;
 constexpr int kMinProbes = 1;
 constexpr int kMaxProbes = 30;
 constexpr uint32_t kSeedFirst = 0x43444231;   // h1: line and first probes
 constexpr uint32_t kSeedSecond = 0x7f4a7c15;  // h2: the other probes
-constexpr uint64_t kProbeMultiplier = 0x9e3779b97f4a7c15ull;  // odd
 // ---- End of format constants.
 
 constexpr double kMinBitsPerKey = 1.0;
@@ -58,25 +58,11 @@ inline uint32_t SecondHash(const Slice& key) {
   return Hash(key.data(), key.size(), kSeedSecond);
 }
 
-// Maps h1 uniformly onto [0, num_lines) by multiply-shift.
-inline size_t LineIndex(uint32_t h1, size_t num_lines) {
-  return static_cast<size_t>(
-      (static_cast<uint64_t>(h1) * static_cast<uint64_t>(num_lines)) >> 32);
-}
-
 // The probe states: the first group walks from h1, the second from
 // (h2 << 32 | h1).
 inline uint64_t FirstState(uint32_t h1) { return h1; }
 inline uint64_t SecondState(uint32_t h1, uint32_t h2) {
   return (static_cast<uint64_t>(h2) << 32) | h1;
-}
-
-// Each probe multiplies the state by an odd constant and takes the top 9
-// bits as the bit index in the line: a multiplicative remix whose top bits
-// depend on every bit of the state.
-inline uint32_t NextProbe(uint64_t* state) {
-  *state *= kProbeMultiplier;
-  return static_cast<uint32_t>(*state >> (64 - kLineBitsLog2));
 }
 
 // Bit b of a line is bit (b % 8) of byte (b / 8): byte order independent.
@@ -141,13 +127,14 @@ class CacheLocalBloomPolicy final : public FilterPolicy {
     const int first_group = FirstGroupSize(num_probes_);
     for (size_t i = 0; i < num_keys; i++) {
       const uint32_t h1 = FirstHash(keys[i]);
-      uint8_t* line = lines + LineIndex(h1, num_lines) * kLineBytes;
+      uint8_t* line = lines + BloomLineIndex(h1, num_lines) * kLineBytes;
       uint64_t state = FirstState(h1);
-      for (int p = 0; p < first_group; p++) SetBit(line, NextProbe(&state));
+      for (int p = 0; p < first_group; p++)
+        SetBit(line, BloomNextProbe(&state));
       if (first_group < num_probes_) {
         state = SecondState(h1, SecondHash(keys[i]));
         for (int p = first_group; p < num_probes_; p++) {
-          SetBit(line, NextProbe(&state));
+          SetBit(line, BloomNextProbe(&state));
         }
       }
     }
@@ -169,7 +156,7 @@ class CacheLocalBloomPolicy final : public FilterPolicy {
     const size_t num_lines = body / kLineBytes;
     if (num_lines == 0) return false;  // built from no keys
     const uint32_t h1 = FirstHash(key);
-    const uint8_t* line = bytes + LineIndex(h1, num_lines) * kLineBytes;
+    const uint8_t* line = bytes + BloomLineIndex(h1, num_lines) * kLineBytes;
     uint64_t state = FirstState(h1);
     const int first_group = FirstGroupSize(num_probes);
     // Each group is tested without a branch per probe: for a miss the
@@ -177,13 +164,13 @@ class CacheLocalBloomPolicy final : public FilterPolicy {
     // more than the few extra probes.
     bool all_set = true;
     for (int p = 0; p < first_group; p++) {
-      all_set &= BitIsSet(line, NextProbe(&state));
+      all_set &= BitIsSet(line, BloomNextProbe(&state));
     }
     if (!all_set) return false;
     if (first_group < num_probes) {
       state = SecondState(h1, SecondHash(key));
       for (int p = first_group; p < num_probes; p++) {
-        all_set &= BitIsSet(line, NextProbe(&state));
+        all_set &= BitIsSet(line, BloomNextProbe(&state));
       }
     }
     return all_set;

@@ -11,26 +11,7 @@ namespace cascadedb {
 
 namespace {
 
-constexpr uint32_t kSeed = 0x4d454d42;                        // "MEMB"
-constexpr uint64_t kProbeMultiplier = 0x9e3779b97f4a7c15ull;  // odd
-constexpr int kLineBitsLog2 = 9;                              // 512 bits
-
-inline uint32_t KeyHash(const Slice& key) {
-  return Hash(key.data(), key.size(), kSeed);
-}
-
-// The line of hash h: multiply-shift onto [0, num_lines).
-inline size_t LineOf(uint32_t h, size_t num_lines) {
-  return static_cast<size_t>(
-      (static_cast<uint64_t>(h) * static_cast<uint64_t>(num_lines)) >> 32);
-}
-
-// The next probe's bit in the line: the top 9 bits of a multiplicative
-// remix, which depend on every bit of the state.
-inline uint32_t NextProbe(uint64_t* state) {
-  *state *= kProbeMultiplier;
-  return static_cast<uint32_t>(*state >> (64 - kLineBitsLog2));
-}
+constexpr uint32_t kSeed = 0x4d454d42;  // "MEMB"
 
 }  // namespace
 
@@ -51,18 +32,22 @@ DynamicBloom::DynamicBloom(Arena* arena, uint64_t total_bits) {
 
 template <typename SetWord>
 void DynamicBloom::AddHash(uint32_t h, SetWord&& set_word) {
-  std::atomic<uint64_t>* line = words_ + LineOf(h, num_lines_) * kWordsPerLine;
+  std::atomic<uint64_t>* line =
+      words_ + BloomLineIndex(h, num_lines_) * kWordsPerLine;
   uint64_t state = h;
   for (int i = 0; i < kNumProbes; i++) {
-    const uint32_t bit = NextProbe(&state);
+    const uint32_t bit = BloomNextProbe(&state);
     set_word(&line[bit >> 6], uint64_t{1} << (bit & 63));
   }
 }
 
-uint32_t DynamicBloom::HashOf(const Slice& key) { return KeyHash(key); }
+uint32_t DynamicBloom::HashOf(const Slice& key) {
+  return Hash(key.data(), key.size(), kSeed);
+}
 
 void DynamicBloom::Prefetch(uint32_t h) const {
-  __builtin_prefetch(words_ + LineOf(h, num_lines_) * kWordsPerLine, 1, 3);
+  __builtin_prefetch(words_ + BloomLineIndex(h, num_lines_) * kWordsPerLine, 1,
+                     3);
 }
 
 void DynamicBloom::Add(uint32_t h) {
@@ -83,12 +68,12 @@ void DynamicBloom::AddConcurrently(uint32_t h) {
 }
 
 bool DynamicBloom::MayContain(const Slice& key) const {
-  const uint32_t h = KeyHash(key);
+  const uint32_t h = HashOf(key);
   const std::atomic<uint64_t>* line =
-      words_ + LineOf(h, num_lines_) * kWordsPerLine;
+      words_ + BloomLineIndex(h, num_lines_) * kWordsPerLine;
   uint64_t state = h;
   for (int i = 0; i < kNumProbes; i++) {
-    const uint32_t bit = NextProbe(&state);
+    const uint32_t bit = BloomNextProbe(&state);
     if ((line[bit >> 6].load(std::memory_order_relaxed) &
          (uint64_t{1} << (bit & 63))) == 0) {
       return false;

@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "cascadedb/slice.h"
+#include "util/bloom_line.h"
 
 namespace cascadedb {
 
@@ -68,7 +69,7 @@ class DynamicBloom {
   size_t MemoryBytes() const { return num_lines_ * kLineBytes; }
 
  private:
-  static constexpr size_t kLineBytes = 64;
+  static constexpr size_t kLineBytes = kBloomLineBytes;
   static constexpr size_t kWordsPerLine = kLineBytes / sizeof(uint64_t);
 
   template <typename SetWord>
