@@ -1188,14 +1188,10 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   LookupKey lkey(key, sequence);
   Status s;
-  bool bloom_useful = false;
   uint64_t bloom_skips = 0;
-  bool done = mem->Get(lkey, value, &s, &bloom_useful);
-  bloom_skips += bloom_useful;
+  bool done = mem->Get(lkey, value, &s, &bloom_skips);
   for (size_t i = 0; !done && i < imms.size(); ++i) {
-    bloom_useful = false;
-    done = imms[i]->Get(lkey, value, &s, &bloom_useful);
-    bloom_skips += bloom_useful;
+    done = imms[i]->Get(lkey, value, &s, &bloom_skips);
   }
   if (stats_ != nullptr) {
     RecordTick(done ? kMemtableHit : kMemtableMiss);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cascadedb/options.h"
 #include "util/coding.h"
 
 namespace cascadedb {
@@ -225,11 +226,10 @@ void MemTable::ApplyAddStats(const MemTableAddStats& stats) {
 }
 
 bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
-                   bool* bloom_useful) const {
-  if (bloom_ != nullptr) {
-    const bool absent = !bloom_->MayContain(key.user_key());
-    if (bloom_useful != nullptr) *bloom_useful = absent;
-    if (absent) return false;
+                   uint64_t* bloom_skips) const {
+  if (bloom_ != nullptr && !bloom_->MayContain(key.user_key())) {
+    if (bloom_skips != nullptr) ++*bloom_skips;
+    return false;
   }
   Table::Iterator iter(&table_);
   iter.Seek(key.memtable_key().data());

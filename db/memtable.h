@@ -32,7 +32,6 @@
 #include <string>
 
 #include "cascadedb/iterator.h"
-#include "cascadedb/options.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
 #include "db/dbformat.h"
@@ -41,6 +40,8 @@
 #include "util/dynamic_bloom.h"
 
 namespace cascadedb {
+
+struct Options;
 
 // Counters of a run of AddConcurrently calls, kept by one writer and folded
 // into the memtable once (ApplyAddStats), so concurrent writers do not
@@ -110,11 +111,11 @@ class MemTable {
   // user key with sequence <= the lookup sequence decides. Returns true if
   // there is one: a value (stored in *value, *s left unchanged) or a
   // deletion (*s = NotFound, *value unchanged). Returns false, changing
-  // nothing, if the memtable has no visible entry for the key. With a bloom
-  // filter, *bloom_useful (if not null) is set to whether the filter
-  // answered without a skiplist search.
+  // nothing, if the memtable has no visible entry for the key. When the
+  // bloom filter answers without a skiplist search, *bloom_skips (if not
+  // null) is incremented.
   bool Get(const LookupKey& key, std::string* value, Status* s,
-           bool* bloom_useful = nullptr) const;
+           uint64_t* bloom_skips = nullptr) const;
 
   // True if the memtable has a bloom filter.
   bool has_bloom() const { return bloom_ != nullptr; }
