@@ -160,10 +160,10 @@ class SkipList {
       node_ = list_->FindLast(node_->key, /*or_equal=*/false);
     }
 
-    // Positions at the first entry >= target.
+    // Positions at the first entry >= target. (The search has already
+    // prefetched the found node's successor.)
     void Seek(const Key& target) {
       node_ = list_->FindGreaterOrEqual(target, nullptr);
-      PrefetchSuccessor();
     }
 
     // Positions at the last entry <= target.
