@@ -9,6 +9,10 @@
 // its own, so the tail of the current block is not thrown away for it and at
 // most a quarter of each regular block is ever wasted.
 //
+// Large blocks (64 KiB and up, like a memtable's) have their pages mapped
+// ahead of the bump pointer, 64 KiB per system call (util/prefault.h),
+// instead of taking a page fault on each first touch.
+//
 // Thread safety: not thread-safe for allocation (one writer at a time, e.g.
 // under the memtable's write serialization). MemoryUsage() may be called from
 // any thread at any time.
@@ -66,14 +70,29 @@ class Arena {
   size_t block_size() const { return block_size_; }
 
  private:
+  // The slow path of Allocate: grows the window, else a new block.
   char* AllocateFallback(size_t bytes);
+  // Carves bytes from the start of a new block (shared, or dedicated to a
+  // large request); the result is aligned to kAlignment.
+  char* AllocateFromNewBlock(size_t bytes);
   char* AllocateNewBlock(size_t block_bytes);
+  // Moves the end of the fast-path window further into the current block
+  // (prefaulting the pages it adds) until `bytes` fit; false if the rest
+  // of the block is too small.
+  bool GrowWindow(size_t bytes);
 
   const size_t block_size_;
+  // Whether regular blocks are prefaulted as the window grows
+  // (block_size_ >= kPrefaultMinBlock; see arena.cc).
+  const bool prefault_;
 
-  // Owned by the single allocating thread.
+  // Owned by the single allocating thread. The fast path hands out bytes
+  // from [alloc_ptr_, alloc_ptr_ + alloc_bytes_remaining_), the window;
+  // the current block's unfaulted_ bytes after it are not yet prefaulted.
   char* alloc_ptr_ = nullptr;
   size_t alloc_bytes_remaining_ = 0;
+  size_t unfaulted_ = 0;
+  char* block_start_ = nullptr;  // start of the current shared block
   std::vector<char*> blocks_;
 
   // Written only by the allocating thread, read from any thread (relaxed;

@@ -56,6 +56,7 @@
 #include "cascadedb/env.h"
 #include "util/mutex.h"
 #include "util/posix_logger.h"
+#include "util/prefault.h"
 #include "util/thread_annotations.h"
 #include "util/thread_pool.h"
 
@@ -385,6 +386,11 @@ class PosixMmapWritableFile final : public WritableFile {
  public:
   static constexpr size_t kFirstRegion = 64 << 10;
   static constexpr size_t kMaxRegion = 1 << 20;
+  // Appends map the region's pages this far ahead of the write position,
+  // one system call per step, instead of faulting on each new page
+  // (util/prefault.h). Small enough that one step costs a write tens of
+  // microseconds, not the milliseconds a whole 1 MiB region would.
+  static constexpr size_t kPrefaultStep = 64 << 10;
 
   PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
       : fname_(std::move(fname)), fd_(fd), bytes_per_sync_(bytes_per_sync) {}
@@ -408,6 +414,15 @@ class PosixMmapWritableFile final : public WritableFile {
         if (!s.ok()) return s;
       }
       const size_t n = std::min(left, region_size_ - pos_);
+      if (pos_ + n > prefaulted_) {
+        // Regions start page-aligned and prefaulted_ stays a multiple of
+        // the step, so each step covers whole pages.
+        const size_t end = std::min(
+            region_size_,
+            (pos_ + n + kPrefaultStep - 1) / kPrefaultStep * kPrefaultStep);
+        PrefaultWritable(region_ + prefaulted_, end - prefaulted_);
+        prefaulted_ = end;
+      }
       std::memcpy(region_ + pos_, src, n);
       pos_ += n;
       src += n;
@@ -483,6 +498,7 @@ class PosixMmapWritableFile final : public WritableFile {
     region_offset_ = offset;
     region_size_ = size;
     pos_ = 0;
+    prefaulted_ = 0;
     return Status::OK();
   }
 
@@ -493,6 +509,7 @@ class PosixMmapWritableFile final : public WritableFile {
   uint64_t region_offset_ = 0;
   size_t region_size_ = 0;
   size_t pos_ = 0;             // bytes appended into the region
+  size_t prefaulted_ = 0;      // region bytes whose pages were populated
   uint64_t range_synced_ = 0;  // end of the range passed to sync_file_range
 };
 
