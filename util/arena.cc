@@ -20,15 +20,12 @@ static_assert((Arena::kAlignment & (Arena::kAlignment - 1)) == 0,
 
 constexpr size_t kMinBlockSize = 64;
 
-// Regular blocks at least this large are prefaulted step by step as the
-// bump pointer advances: a memtable's blocks (512 KiB-1 MiB) are always
-// used to the end, and one system call per step replaces a fault per page.
-// A step is small enough that mapping it costs the allocation that
-// triggers it tens of microseconds, not the ~0.5 ms a whole 1 MiB block
-// took on the VM of docs/performance.md. Smaller blocks are left to fault
-// as they are touched.
+// Regular blocks at least this large are prefaulted step by step
+// (Arena::kPrefaultStep) as the bump pointer advances: a memtable's blocks
+// (512 KiB-1 MiB) are always used to the end, and one system call per step
+// replaces a fault per page. Smaller blocks are left to fault as they are
+// touched.
 constexpr size_t kPrefaultMinBlock = 64 << 10;
-constexpr size_t kPrefaultStep = 64 << 10;
 constexpr uintptr_t kPage = 4096;
 
 }  // namespace

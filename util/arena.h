@@ -10,8 +10,8 @@
 // most a quarter of each regular block is ever wasted.
 //
 // Large blocks (64 KiB and up, like a memtable's) have their pages mapped
-// ahead of the bump pointer, 64 KiB per system call (util/prefault.h),
-// instead of taking a page fault on each first touch.
+// ahead of the bump pointer, kPrefaultStep bytes per system call
+// (util/prefault.h), instead of taking a page fault on each first touch.
 //
 // Thread safety: not thread-safe for allocation (one writer at a time, e.g.
 // under the memtable's write serialization). MemoryUsage() may be called from
@@ -32,6 +32,12 @@ class Arena {
  public:
   // The default block size, in bytes.
   static constexpr size_t kDefaultBlockSize = 4096;
+
+  // How far ahead of the bump pointer a large block's pages are mapped, in
+  // one step. Small, so the allocation that takes a step pays a few
+  // microseconds (4 pages), not a whole block's worth: 64 KiB steps put
+  // ~30 µs on one write in ~60 with 1 KiB values and tripled their p99.
+  static constexpr size_t kPrefaultStep = 16 << 10;
 
   // Alignment guaranteed by AllocateAligned().
   static constexpr size_t kAlignment = alignof(std::max_align_t) > 8

@@ -29,7 +29,9 @@
 // doubling to 1 MiB, each reserved with fallocate first (so a full disk is
 // an IOError, never a SIGBUS on a page fault), which leaves zeros after the
 // last append until Close cuts the file to its true size. Where fallocate
-// is not supported the file falls back to write(2).
+// is not supported the file falls back to write(2). A helper thread maps
+// the next region while the current one fills, so a region switch costs
+// the append that makes it almost nothing.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -56,7 +58,6 @@
 #include "cascadedb/env.h"
 #include "util/mutex.h"
 #include "util/posix_logger.h"
-#include "util/prefault.h"
 #include "util/thread_annotations.h"
 #include "util/thread_pool.h"
 
@@ -381,27 +382,59 @@ void TryMmap(const std::string& fname, int fd,
       fname, static_cast<const char*>(base), length);
 }
 
+// The one thread that prepares mmap WAL regions ahead of their writers
+// (see PosixMmapWritableFile). Its own thread, not a background pool's: a
+// writer may wait for it, so it must never queue behind a compaction.
+// Created on first use and never destroyed, so files closed during static
+// destruction still find it.
+ThreadPool* RegionPreparer() {
+  static ThreadPool* const pool = new ThreadPool(1, "cascadedb:map");
+  return pool;
+}
+
 // A file written through a shared mapping (see the file comment).
+//
+// Region switches happen off the writer's path. While the writer fills
+// region k, the RegionPreparer thread unmaps region k-1, and reserves and
+// maps region k+1 and reads it into the page cache (MADV_WILLNEED), so
+// reaching the end of a region is a pointer swap. Done by the writer, the
+// same work cost the append that crossed into a new region 0.3-0.5 ms,
+// one append in ~1000 with 1 KiB records: the first write fault on a fresh
+// mapping reads the whole region around it into the page cache, and the
+// unmap makes the other CPUs flush their TLBs (docs/performance.md, "The
+// mmap WAL's region switch"). The writer still takes a fault per page, on
+// a page already cached. Populating the pages in the background too made
+// appends ~15% faster but let the preparer hold a CPU ~1 ms per region,
+// which on a busy 2-core machine the writer spent waiting: not kept.
 class PosixMmapWritableFile final : public WritableFile {
  public:
   static constexpr size_t kFirstRegion = 64 << 10;
   static constexpr size_t kMaxRegion = 1 << 20;
-  // Appends map the region's pages this far ahead of the write position,
-  // one system call per step, instead of faulting on each new page
-  // (util/prefault.h). Small enough that one step costs a write tens of
-  // microseconds, not the milliseconds a whole 1 MiB region would.
-  static constexpr size_t kPrefaultStep = 64 << 10;
 
   PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
-      : fname_(std::move(fname)), fd_(fd), bytes_per_sync_(bytes_per_sync) {}
+      : fname_(std::move(fname)),
+        fd_(fd),
+        bytes_per_sync_(bytes_per_sync),
+        prep_(std::make_shared<Preparation>(fname_, fd)) {}
 
   ~PosixMmapWritableFile() override {
     if (fd_ >= 0) Close().IgnoreError();  // errors are lost, as documented
   }
 
-  // Reserves and maps the first region. NotSupported (no fallocate here)
-  // tells the caller to fall back to write(2).
-  Status Init() { return MapRegion(0, kFirstRegion); }
+  // Reserves and maps the first region, and starts preparing the next.
+  // NotSupported (no fallocate here) tells the caller to fall back to
+  // write(2).
+  Status Init() {
+    Region first;
+    first.offset = 0;
+    first.size = kFirstRegion;
+    MapRegion(fd_, fname_, &first);
+    if (!first.status.ok()) return first.status;
+    region_ = first.base;
+    region_size_ = first.size;
+    SchedulePreparation(nullptr, 0);
+    return Status::OK();
+  }
 
   Status Append(const Slice& data) override {
     if (fd_ < 0) return ClosedError();
@@ -409,20 +442,10 @@ class PosixMmapWritableFile final : public WritableFile {
     size_t left = data.size();
     while (left > 0) {
       if (pos_ == region_size_) {
-        Status s = MapRegion(region_offset_ + region_size_,
-                             std::min(region_size_ * 2, kMaxRegion));
+        Status s = SwitchRegion();
         if (!s.ok()) return s;
       }
       const size_t n = std::min(left, region_size_ - pos_);
-      if (pos_ + n > prefaulted_) {
-        // Regions start page-aligned and prefaulted_ stays a multiple of
-        // the step, so each step covers whole pages.
-        const size_t end = std::min(
-            region_size_,
-            (pos_ + n + kPrefaultStep - 1) / kPrefaultStep * kPrefaultStep);
-        PrefaultWritable(region_ + prefaulted_, end - prefaulted_);
-        prefaulted_ = end;
-      }
       std::memcpy(region_ + pos_, src, n);
       pos_ += n;
       src += n;
@@ -443,7 +466,12 @@ class PosixMmapWritableFile final : public WritableFile {
   Status Close() override {
     if (fd_ < 0) return ClosedError();
     const uint64_t size = GetFileSize();
-    Status s = Unmap();
+    // The preparer must be done with the file before it is cut and closed:
+    // a reservation after the ftruncate would grow the file again.
+    Status s = prep_->Cancel();
+    Status u = Unmap(fname_, region_, region_size_);
+    region_ = nullptr;
+    if (s.ok()) s = u;
     // Drop the reserved zeros after the last append.
     if (::ftruncate(fd_, static_cast<off_t>(size)) != 0 && s.ok()) {
       s = PosixError(fname_ + ": ftruncate", errno);
@@ -454,14 +482,129 @@ class PosixMmapWritableFile final : public WritableFile {
   }
 
  private:
+  // A mapped, reserved stretch of the file, or why it could not be made.
+  struct Region {
+    uint64_t offset = 0;
+    size_t size = 0;
+    char* base = nullptr;  // nullptr unless status is OK
+    Status status;
+  };
+
+  // The next region's preparation: shared by the file and its queued job,
+  // so a job that outlives the file finds it cancelled, not freed.
+  class Preparation {
+   public:
+    Preparation(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+
+    // Queues the unmapping of `old` (may be nullptr) and the reservation
+    // and mapping of [offset, offset + size).
+    // REQUIRES: nothing pending (Take or Cancel since the last Start).
+    static void Start(const std::shared_ptr<Preparation>& prep, char* old,
+                      size_t old_size, uint64_t offset, size_t size) {
+      {
+        MutexLock l(&prep->mu_);
+        assert(prep->state_ == State::kIdle);
+        prep->state_ = State::kQueued;
+        prep->old_ = old;
+        prep->old_size_ = old_size;
+        prep->next_ = Region();
+        prep->next_.offset = offset;
+        prep->next_.size = size;
+        prep->mapped_ = false;
+      }
+      Schedule(prep);
+    }
+
+    // Hands over the region, reserved and mapped here if the job has not
+    // started (the preparer is starved of CPU: doing its work here costs
+    // less than waiting for it); a job under way is waited for.
+    Region Take() {
+      Claim();
+      if (!mapped_) Map();
+      Region next = next_;
+      next_ = Region();
+      return next;
+    }
+
+    // Drops the pending preparation and unmaps its regions; a job that had
+    // not started never touches the file.
+    Status Cancel() {
+      Claim();
+      Status s = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
+      old_ = nullptr;
+      Status n;
+      if (mapped_) n = PosixMmapWritableFile::Unmap(fname_, next_.base, next_.size);
+      next_ = Region();
+      mapped_ = false;
+      return s.ok() ? n : s;
+    }
+
+   private:
+    enum class State { kIdle, kQueued, kRunning };
+
+    static void Schedule(const std::shared_ptr<Preparation>& prep) {
+      RegionPreparer()->Schedule(&Preparation::Job,
+                                 new std::shared_ptr<Preparation>(prep));
+    }
+
+    static void Job(void* arg) {
+      auto* holder = static_cast<std::shared_ptr<Preparation>*>(arg);
+      Preparation* prep = holder->get();
+      bool run = false;
+      {
+        MutexLock l(&prep->mu_);
+        if (prep->state_ == State::kQueued) {
+          prep->state_ = State::kRunning;
+          run = true;
+        }
+      }
+      if (run) {
+        prep->Map();
+        MutexLock l(&prep->mu_);
+        prep->state_ = State::kIdle;
+        prep->cv_.SignalAll();
+      }
+      delete holder;
+    }
+
+    // Waits out a running job and takes back a queued one (it will do
+    // nothing).
+    void Claim() {
+      MutexLock l(&mu_);
+      while (state_ == State::kRunning) cv_.Wait();
+      state_ = State::kIdle;
+    }
+
+    // Unmaps old_, then reserves and maps next_.
+    void Map() {
+      Status unmapped = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
+      old_ = nullptr;
+      MapRegion(fd_, fname_, &next_);
+      if (!unmapped.ok() && next_.status.ok()) next_.status = unmapped;
+      mapped_ = true;
+    }
+
+    const std::string fname_;
+    const int fd_;
+    Mutex mu_;
+    CondVar cv_{&mu_};  // signalled when kRunning ends
+    State state_ GUARDED_BY(mu_) = State::kIdle;
+    // Owned by the job while state_ is kRunning, else by the file's writer.
+    char* old_ = nullptr;  // a finished region to unmap
+    size_t old_size_ = 0;
+    Region next_;
+    bool mapped_ = false;  // Map() ran for next_ (maybe failing)
+  };
+
   Status ClosedError() const {
     return Status::IOError(fname_, "file is already closed");
   }
 
   Status SyncImpl(bool metadata) {
     if (fd_ < 0) return ClosedError();
-    // fdatasync writes back the mapping's dirty pages too (one page cache);
-    // msync first says so to the kernel explicitly for the current region.
+    // fdatasync writes back the mapping's dirty pages too (one page cache),
+    // including those of a region still waiting to be unmapped; msync first
+    // says so to the kernel explicitly for the current region.
     if (pos_ > 0 && ::msync(region_, pos_, MS_SYNC) != 0) {
       return PosixError(fname_ + ": msync", errno);
     }
@@ -471,34 +614,60 @@ class PosixMmapWritableFile final : public WritableFile {
     return Status::OK();
   }
 
-  Status Unmap() {
-    if (region_ == nullptr) return Status::OK();
-    const int rc = ::munmap(region_, region_size_);
-    region_ = nullptr;
-    if (rc != 0) return PosixError(fname_ + ": munmap", errno);
-    return Status::OK();
+  static Status Unmap(const std::string& fname, char* base, size_t size) {
+    if (base == nullptr || ::munmap(base, size) == 0) return Status::OK();
+    return PosixError(fname + ": munmap", errno);
   }
 
-  // Reserves [offset, offset + size) on disk and maps it as the region.
+  // Reserves [region->offset, + region->size) on disk and maps it.
   // NotSupported if the filesystem cannot fallocate.
-  Status MapRegion(uint64_t offset, size_t size) {
-    Status s = Unmap();
-    if (!s.ok()) return s;
-    if (::fallocate(fd_, 0, static_cast<off_t>(offset),
-                    static_cast<off_t>(size)) != 0) {
-      if (errno == EOPNOTSUPP || errno == ENOSYS) {
-        return Status::NotSupported(fname_ + ": fallocate", ErrnoText(errno));
-      }
-      return PosixError(fname_ + ": fallocate", errno);
+  static void MapRegion(int fd, const std::string& fname, Region* region) {
+    region->base = nullptr;
+    if (::fallocate(fd, 0, static_cast<off_t>(region->offset),
+                    static_cast<off_t>(region->size)) != 0) {
+      region->status =
+          (errno == EOPNOTSUPP || errno == ENOSYS)
+              ? Status::NotSupported(fname + ": fallocate", ErrnoText(errno))
+              : PosixError(fname + ": fallocate", errno);
+      return;
     }
-    void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
-                        static_cast<off_t>(offset));
-    if (base == MAP_FAILED) return PosixError(fname_ + ": mmap", errno);
-    region_ = static_cast<char*>(base);
-    region_offset_ = offset;
-    region_size_ = size;
+    void* base = ::mmap(nullptr, region->size, PROT_READ | PROT_WRITE,
+                        MAP_SHARED, fd, static_cast<off_t>(region->offset));
+    if (base == MAP_FAILED) {
+      region->status = PosixError(fname + ": mmap", errno);
+      return;
+    }
+    region->base = static_cast<char*>(base);
+    region->status = Status::OK();
+    // Bring the whole region into the page cache now (no I/O: the extent
+    // is unwritten), rather than on the first write's fault. Best effort.
+    ::madvise(base, region->size, MADV_WILLNEED);
+  }
+
+  // Starts preparing the region after the current one; `old` is unmapped
+  // first.
+  void SchedulePreparation(char* old, size_t old_size) {
+    Preparation::Start(prep_, old, old_size, region_offset_ + region_size_,
+                       std::min(region_size_ * 2, kMaxRegion));
+  }
+
+  // Moves the write position to the start of the prepared next region and
+  // starts preparing the one after it.
+  Status SwitchRegion() {
+    Region next = prep_->Take();
+    if (!next.status.ok()) {
+      // The full region stays current; a later Append tries again.
+      Unmap(fname_, next.base, next.size).IgnoreError();
+      SchedulePreparation(nullptr, 0);
+      return next.status;
+    }
+    char* const old = region_;
+    const size_t old_size = region_size_;
+    region_ = next.base;
+    region_offset_ = next.offset;
+    region_size_ = next.size;
     pos_ = 0;
-    prefaulted_ = 0;
+    SchedulePreparation(old, old_size);
     return Status::OK();
   }
 
@@ -509,8 +678,8 @@ class PosixMmapWritableFile final : public WritableFile {
   uint64_t region_offset_ = 0;
   size_t region_size_ = 0;
   size_t pos_ = 0;             // bytes appended into the region
-  size_t prefaulted_ = 0;      // region bytes whose pages were populated
   uint64_t range_synced_ = 0;  // end of the range passed to sync_file_range
+  const std::shared_ptr<Preparation> prep_;
 };
 
 class PosixWritableFile final : public WritableFile {

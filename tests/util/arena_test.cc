@@ -228,7 +228,7 @@ TEST(ArenaTest, PrefaultedBlockIsUsedContiguouslyToItsEnd) {
   char* first = arena.Allocate(100);
   char* prev = first;
   size_t in_first_block = 1;
-  // 100-byte requests cross the 64 KiB window steps many times; every one
+  // 100-byte requests cross the window steps many times; every one
   // follows the previous until the block cannot hold another.
   while (true) {
     char* p = arena.Allocate(100);
@@ -276,9 +276,9 @@ TEST(ArenaTest, AlignedRequestAtTheWindowEdgeStaysInTheBlock) {
   for (size_t odd = 1; odd < Arena::kAlignment; odd++) {
     Arena arena(kBlock);
     char* start = arena.AllocateAligned(8);
-    // Walk the bump pointer to a few bytes short of the first 64 KiB step,
+    // Walk the bump pointer to a few bytes short of the first step,
     // misaligned, then ask for an aligned block that crosses the step.
-    const size_t step = size_t{64} << 10;
+    const size_t step = Arena::kPrefaultStep;
     size_t used = 8;
     while (used + 1000 < step) {
       arena.Allocate(1000);
@@ -312,9 +312,9 @@ TEST(ArenaTest, PrefaultedBlockPagesAheadOfTheBumpPointerAreMapped) {
   char* p = arena.Allocate(1);
   const uintptr_t first_page =
       (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
-  // The first window (64 KiB) is mapped without being touched; the block's
-  // far end is not mapped yet.
-  const size_t pages = (size_t{64} << 10) / page - 1;
+  // The first window (one step) is mapped without being touched; the
+  // block's far end is not mapped yet.
+  const size_t pages = Arena::kPrefaultStep / page - 1;
   std::vector<unsigned char> v(pages);
   ASSERT_EQ(0, ::mincore(reinterpret_cast<void*>(first_page), pages * page,
                          v.data()));

@@ -275,6 +275,46 @@ TEST_F(EnvPosixTest, MmapWritableFileTruncatesAndClosesOnDestruction) {
   EXPECT_EQ(0u, RawSize(path));
 }
 
+TEST_F(EnvPosixTest, MmapFilesCloseExactlyAtAndAroundRegionEnds) {
+  // The next region is mapped by a helper thread while one fills; closing
+  // (or destroying) a file at any point of that, with several files
+  // sharing the helper, must leave exactly the bytes appended. The sizes
+  // land on, just before and just after the ends of the first regions
+  // (64 KiB, then 128 KiB, 256 KiB, ...).
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const size_t k64 = 64 << 10;
+  const std::vector<size_t> sizes = {
+      k64 - 1, k64, k64 + 1, 3 * k64, 3 * k64 + 7, 7 * k64, 15 * k64 + 3,
+      (31 << 16) + 100};
+  uint32_t seed = test::RandomSeed();
+  const std::string data = test::RandomBytes(&seed, sizes.back());
+  std::vector<std::unique_ptr<WritableFile>> files;
+  for (size_t i = 0; i < sizes.size(); i++) {
+    files.push_back(NewWritable(dir_.File("edge-" + std::to_string(i)),
+                                options));
+    ASSERT_NE(nullptr, files.back());
+  }
+  // Interleave the files' appends in 4 KiB pieces.
+  for (size_t off = 0; off < data.size(); off += 4096) {
+    for (size_t i = 0; i < sizes.size(); i++) {
+      if (off >= sizes[i]) continue;
+      const size_t n = std::min<size_t>(4096, sizes[i] - off);
+      ASSERT_OK(files[i]->Append(Slice(data.data() + off, n)));
+    }
+  }
+  for (size_t i = 0; i < sizes.size(); i++) {
+    if (i % 2 == 0) {
+      ASSERT_OK(files[i]->Close());
+    } else {
+      files[i].reset();  // the destructor closes
+    }
+    const std::string path = dir_.File("edge-" + std::to_string(i));
+    EXPECT_EQ(sizes[i], RawSize(path)) << i;
+    EXPECT_EQ(data.substr(0, sizes[i]), RawContents(path)) << i;
+  }
+}
+
 TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
   const std::string path = dir_.File("buffered");
   auto file = NewWritable(path, EnvOptions());  // 1 MiB buffer
