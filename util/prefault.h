@@ -4,13 +4,13 @@
 // call, before the bytes are written, instead of taking one page fault per
 // 4 KiB page as the writes reach them.
 //
-// Why: the write path copies every record into two kinds of fresh memory,
-// the memtable's arena blocks and the mmap WAL's regions. Each first touch
-// of a page is a fault: a trap into the kernel, and under virtualization
-// an exit to the hypervisor as well. On the 2-vCPU VM of docs/performance.md
-// those faults were a fifth of a 1 KiB-value writer's time; populating the
-// same pages in batches (Linux's MADV_POPULATE_WRITE) does the same kernel
-// work without the per-page traps.
+// Why: the write path copies every record into fresh memory, the
+// memtable's arena blocks (util/arena.h). Each first touch of a page is a
+// fault: a trap into the kernel, and under some hypervisors an exit to the
+// host as well. On one 2-vCPU VM of docs/performance.md such faults were a
+// fifth of a 1 KiB-value writer's time; populating the same pages in
+// batches (Linux's MADV_POPULATE_WRITE) does the same kernel work without
+// the per-page traps.
 //
 // Best effort: where the kernel lacks MADV_POPULATE_WRITE (before Linux
 // 5.14) or refuses, nothing happens and the pages fault in on first write
