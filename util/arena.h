@@ -9,10 +9,6 @@
 // its own, so the tail of the current block is not thrown away for it and at
 // most a quarter of each regular block is ever wasted.
 //
-// Large blocks (64 KiB and up, like a memtable's) have their pages mapped
-// ahead of the bump pointer, kPrefaultStep bytes per system call
-// (util/prefault.h), instead of taking a page fault on each first touch.
-//
 // Thread safety: not thread-safe for allocation (one writer at a time, e.g.
 // under the memtable's write serialization). MemoryUsage() may be called from
 // any thread at any time.
@@ -32,12 +28,6 @@ class Arena {
  public:
   // The default block size, in bytes.
   static constexpr size_t kDefaultBlockSize = 4096;
-
-  // How far ahead of the bump pointer a large block's pages are mapped, in
-  // one step. Small, so the allocation that takes a step pays a few
-  // microseconds (4 pages), not a whole block's worth: 64 KiB steps put
-  // ~30 µs on one write in ~60 with 1 KiB values and tripled their p99.
-  static constexpr size_t kPrefaultStep = 16 << 10;
 
   // Alignment guaranteed by AllocateAligned().
   static constexpr size_t kAlignment = alignof(std::max_align_t) > 8
@@ -76,29 +66,14 @@ class Arena {
   size_t block_size() const { return block_size_; }
 
  private:
-  // The slow path of Allocate: grows the window, else a new block.
   char* AllocateFallback(size_t bytes);
-  // Carves bytes from the start of a new block (shared, or dedicated to a
-  // large request); the result is aligned to kAlignment.
-  char* AllocateFromNewBlock(size_t bytes);
   char* AllocateNewBlock(size_t block_bytes);
-  // Moves the end of the fast-path window further into the current block
-  // (prefaulting the pages it adds) until `bytes` fit; false if the rest
-  // of the block is too small.
-  bool GrowWindow(size_t bytes);
 
   const size_t block_size_;
-  // Whether regular blocks are prefaulted as the window grows
-  // (block_size_ >= kPrefaultMinBlock; see arena.cc).
-  const bool prefault_;
 
-  // Owned by the single allocating thread. The fast path hands out bytes
-  // from [alloc_ptr_, alloc_ptr_ + alloc_bytes_remaining_), the window;
-  // the current block's unfaulted_ bytes after it are not yet prefaulted.
+  // Owned by the single allocating thread.
   char* alloc_ptr_ = nullptr;
   size_t alloc_bytes_remaining_ = 0;
-  size_t unfaulted_ = 0;
-  char* block_start_ = nullptr;  // start of the current shared block
   std::vector<char*> blocks_;
 
   // Written only by the allocating thread, read from any thread (relaxed;

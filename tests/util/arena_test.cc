@@ -3,8 +3,6 @@
 #include "util/arena.h"
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -14,7 +12,6 @@
 #include <vector>
 
 #include "tests/testutil/test_util.h"
-#include "util/prefault.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -214,116 +211,6 @@ TEST(ArenaTest, MemoryUsageIsReadableWhileAllocating) {
   reader.join();
   EXPECT_TRUE(monotonic);
   EXPECT_GE(arena.MemoryUsage(), 100000u * 32);
-}
-
-// ------------------------------------------------ prefaulted (large) blocks
-// Blocks of 64 KiB and more are handed out through a window that grows
-// 64 KiB at a time, prefaulting as it goes (util/prefault.h). The window
-// must be invisible: the same addresses, the same block use, the same
-// alignment as an arena that hands out the whole block at once.
-
-TEST(ArenaTest, PrefaultedBlockIsUsedContiguouslyToItsEnd) {
-  constexpr size_t kBlock = 1 << 20;
-  Arena arena(kBlock);
-  char* first = arena.Allocate(100);
-  char* prev = first;
-  size_t in_first_block = 1;
-  // 100-byte requests cross the window steps many times; every one
-  // follows the previous until the block cannot hold another.
-  while (true) {
-    char* p = arena.Allocate(100);
-    p[0] = 'a';
-    p[99] = 'z';
-    if (p != prev + 100) break;
-    prev = p;
-    in_first_block++;
-  }
-  EXPECT_EQ(kBlock / 100, in_first_block);
-  EXPECT_EQ(2 * (kBlock + sizeof(char*)), arena.MemoryUsage());
-}
-
-TEST(ArenaTest, PrefaultedBlocksKeepDataAndAlignment) {
-  const uint32_t seed = test::RandomSeed();
-  Random rnd(seed);
-  for (size_t block : {size_t{64} << 10, size_t{1} << 20}) {
-    Arena arena(block);
-    std::vector<std::pair<size_t, char*>> allocated;
-    for (size_t i = 0; i < 20000; i++) {
-      // Mostly small, some near a quarter block, a few with own blocks.
-      size_t size = i % 500 == 0   ? block / 4 + 1 + rnd.Uniform(1000)
-                    : i % 97 == 0  ? block / 8 + rnd.Uniform(block / 8)
-                                   : 1 + rnd.Skewed(11);
-      const bool aligned = i % 3 == 0;
-      char* p = aligned ? arena.AllocateAligned(size) : arena.Allocate(size);
-      ASSERT_NE(nullptr, p);
-      if (aligned) {
-        ASSERT_TRUE(IsAligned(p)) << "allocation " << i;
-      }
-      for (size_t j = 0; j < size; j++) p[j] = PatternByte(i, j);
-      allocated.emplace_back(size, p);
-    }
-    for (size_t i = 0; i < allocated.size(); i++) {
-      for (size_t j = 0; j < allocated[i].first; j++) {
-        ASSERT_EQ(PatternByte(i, j), allocated[i].second[j])
-            << "block " << block << " allocation " << i << " byte " << j;
-      }
-    }
-  }
-}
-
-TEST(ArenaTest, AlignedRequestAtTheWindowEdgeStaysInTheBlock) {
-  constexpr size_t kBlock = 1 << 20;
-  for (size_t odd = 1; odd < Arena::kAlignment; odd++) {
-    Arena arena(kBlock);
-    char* start = arena.AllocateAligned(8);
-    // Walk the bump pointer to a few bytes short of the first step,
-    // misaligned, then ask for an aligned block that crosses the step.
-    const size_t step = Arena::kPrefaultStep;
-    size_t used = 8;
-    while (used + 1000 < step) {
-      arena.Allocate(1000);
-      used += 1000;
-    }
-    arena.Allocate(step - used - odd);
-    char* p = arena.AllocateAligned(64);
-    EXPECT_TRUE(IsAligned(p)) << odd;
-    EXPECT_GT(p, start);
-    EXPECT_LT(p + 64, start + kBlock) << odd;  // no new block for it
-    EXPECT_EQ(kBlock + sizeof(char*), arena.MemoryUsage()) << odd;
-    std::memset(p, 0x5a, 64);
-  }
-}
-
-TEST(ArenaTest, PrefaultedBlockPagesAheadOfTheBumpPointerAreMapped) {
-  // Whether this kernel can prefault at all (Linux 5.14+).
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  void* probe = ::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(MAP_FAILED, probe);
-  const bool supported = PrefaultWritable(probe, 2 * page);
-  ::munmap(probe, 2 * page);
-  if (!supported) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
-
-  // A block larger than malloc's mmap threshold can grow to (32 MiB on
-  // 64-bit glibc) comes from a fresh mapping: none of its pages is mapped
-  // until something touches them.
-  constexpr size_t kBlock = size_t{64} << 20;
-  Arena arena(kBlock);
-  char* p = arena.Allocate(1);
-  const uintptr_t first_page =
-      (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
-  // The first window (one step) is mapped without being touched; the
-  // block's far end is not mapped yet.
-  const size_t pages = Arena::kPrefaultStep / page - 1;
-  std::vector<unsigned char> v(pages);
-  ASSERT_EQ(0, ::mincore(reinterpret_cast<void*>(first_page), pages * page,
-                         v.data()));
-  for (size_t i = 0; i < pages; i++) EXPECT_TRUE(v[i] & 1) << "page " << i;
-  const uintptr_t far = (reinterpret_cast<uintptr_t>(p) + kBlock / 2) &
-                        ~(page - 1);
-  unsigned char far_state = 0;
-  ASSERT_EQ(0, ::mincore(reinterpret_cast<void*>(far), page, &far_state));
-  EXPECT_FALSE(far_state & 1);
 }
 
 }  // namespace cascadedb
