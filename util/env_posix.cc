@@ -494,7 +494,8 @@ class PosixMmapWritableFile final : public WritableFile {
   // so a job that outlives the file finds it cancelled, not freed.
   class Preparation {
    public:
-    Preparation(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+    Preparation(std::string fname, int fd)
+        : fname_(std::move(fname)), fd_(fd) {}
 
     // Queues the unmapping of `old` (may be nullptr) and the reservation
     // and mapping of [offset, offset + size).
@@ -532,8 +533,8 @@ class PosixMmapWritableFile final : public WritableFile {
       Claim();
       Status s = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
       old_ = nullptr;
-      Status n;
-      if (mapped_) n = PosixMmapWritableFile::Unmap(fname_, next_.base, next_.size);
+      // next_.base is nullptr unless Map() mapped it.
+      Status n = PosixMmapWritableFile::Unmap(fname_, next_.base, next_.size);
       next_ = Region();
       mapped_ = false;
       return s.ok() ? n : s;
@@ -575,12 +576,17 @@ class PosixMmapWritableFile final : public WritableFile {
       state_ = State::kIdle;
     }
 
-    // Unmaps old_, then reserves and maps next_.
+    // Unmaps old_, then reserves and maps next_ (an unmap error is
+    // next_'s status, and next_ is left unmapped).
     void Map() {
       Status unmapped = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
       old_ = nullptr;
-      MapRegion(fd_, fname_, &next_);
-      if (!unmapped.ok() && next_.status.ok()) next_.status = unmapped;
+      if (unmapped.ok()) {
+        MapRegion(fd_, fname_, &next_);
+      } else {
+        next_.base = nullptr;
+        next_.status = unmapped;
+      }
       mapped_ = true;
     }
 
@@ -657,7 +663,6 @@ class PosixMmapWritableFile final : public WritableFile {
     Region next = prep_->Take();
     if (!next.status.ok()) {
       // The full region stays current; a later Append tries again.
-      Unmap(fname_, next.base, next.size).IgnoreError();
       SchedulePreparation(nullptr, 0);
       return next.status;
     }

@@ -285,14 +285,14 @@ TEST_F(EnvPosixTest, MmapFilesCloseExactlyAtAndAroundRegionEnds) {
   options.use_mmap_writes = true;
   const size_t k64 = 64 << 10;
   const std::vector<size_t> sizes = {
-      k64 - 1, k64, k64 + 1, 3 * k64, 3 * k64 + 7, 7 * k64, 15 * k64 + 3,
-      (31 << 16) + 100};
+      k64 - 1,     k64,     k64 + 1,      3 * k64,
+      3 * k64 + 7, 7 * k64, 15 * k64 + 3, (31 << 16) + 100};
   uint32_t seed = test::RandomSeed();
   const std::string data = test::RandomBytes(&seed, sizes.back());
   std::vector<std::unique_ptr<WritableFile>> files;
   for (size_t i = 0; i < sizes.size(); i++) {
-    files.push_back(NewWritable(dir_.File("edge-" + std::to_string(i)),
-                                options));
+    files.push_back(
+        NewWritable(dir_.File("edge-" + std::to_string(i)), options));
     ASSERT_NE(nullptr, files.back());
   }
   // Interleave the files' appends in 4 KiB pieces.
