@@ -696,7 +696,9 @@ class PosixWritableFile final : public WritableFile {
       : fname_(std::move(fname)),
         fd_(fd),
         direct_(direct),
-        max_buffer_(options.writable_file_max_buffer_size),
+        // Buffered mode only; direct mode sizes direct_buffer_ instead.
+        max_buffer_(std::min(options.writable_file_max_buffer_size,
+                             EnvOptions::kMaxBufferedWriteChunk)),
         bytes_per_sync_(direct ? 0 : options.bytes_per_sync),
         preallocation_block_(options.preallocation_block_size),
         file_size_(initial_size),
@@ -765,6 +767,9 @@ class PosixWritableFile final : public WritableFile {
 
   Status AppendBuffered(const Slice& data) {
     if (buffer_.size() + data.size() <= max_buffer_) {
+      // Reserved whole at once: growing by doubling copies and faults in
+      // fresh memory at every step.
+      if (buffer_.capacity() < max_buffer_) buffer_.reserve(max_buffer_);
       buffer_.append(data.data(), data.size());
       return Status::OK();
     }
@@ -902,7 +907,7 @@ class PosixWritableFile final : public WritableFile {
   const std::string fname_;
   int fd_;  // -1 once closed
   const bool direct_;
-  const size_t max_buffer_;
+  const size_t max_buffer_;       // at most EnvOptions::kMaxBufferedWriteChunk
   uint64_t bytes_per_sync_;       // set to 0 where unsupported
   uint64_t preallocation_block_;  // set to 0 where unsupported
   uint64_t file_size_;            // bytes appended, buffered or not

@@ -283,9 +283,11 @@ struct Options {
 
   // ---------------------------------------------------------------- I/O
 
-  // Writable files buffer this many bytes before each write(2), so storage
-  // sees large sequential writes (seed 003). Default: 1 MiB.
-  // Range: [0, 1 GiB].
+  // Writable files buffer up to this many bytes before each write, so
+  // storage sees large sequential writes (seed 003). With direct I/O it is
+  // the size of each write; files written through the page cache hand the
+  // OS at most 64 KiB per call (EnvOptions::kMaxBufferedWriteChunk), as the
+  // kernel's writeback sizes their I/O. Default: 1 MiB. Range: [0, 1 GiB].
   size_t writable_file_max_buffer_size = 1 << 20;
 
   // Compaction input files are read through a readahead buffer of this

@@ -411,6 +411,25 @@ TEST_F(EnvPosixTest, WritesWithBytesPerSyncKeepAllData) {
   EXPECT_EQ(data, RawContents(path));
 }
 
+// Buffered appends reach the OS in chunks that fit a CPU cache, however
+// large writable_file_max_buffer_size is: a 1 MiB buffer grown and freed
+// for every SST made the allocator hand fresh pages back and forth.
+TEST_F(EnvPosixTest, BufferedWritesGoToTheOSInSmallChunks) {
+  const std::string path = dir_.File("chunks");
+  EnvOptions options;
+  options.writable_file_max_buffer_size = 1 << 20;
+  auto file = NewWritable(path, options);
+  const std::string piece(1000, 'p');
+  for (int i = 0; i < 200; i++) ASSERT_OK(file->Append(piece));
+  // 200,000 bytes appended: whole chunks already went out, the rest waits.
+  const uint64_t on_disk = RawSize(path);
+  EXPECT_GT(on_disk, 0u);
+  EXPECT_LE(on_disk, 200000u);
+  EXPECT_GE(on_disk, 200000u - EnvOptions::kMaxBufferedWriteChunk);
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(200000u, RawSize(path));
+}
+
 // True if the filesystem holding dir reserves space for fallocate with
 // FALLOC_FL_KEEP_SIZE (checked directly, without the Env).
 bool KeepSizeFallocateWorks(const std::string& dir) {
