@@ -9,13 +9,21 @@ namespace cascadedb {
 const char kFilterBlockPrefix[] = "filter.";
 
 FilterBlockBuilder::FilterBlockBuilder(const FilterPolicy* policy)
-    : policy_(policy) {
+    : policy_(policy),
+      hashed_(dynamic_cast<const KeyHashFilterPolicy*>(policy)) {
   assert(policy_ != nullptr);
 }
 
 void FilterBlockBuilder::AddKey(const Slice& user_key) {
   // Internal keys of one user key arrive together (newest first), so
   // skipping consecutive duplicates drops almost all of them cheaply.
+  if (hashed_ != nullptr) {
+    if (num_keys_ > 0 && Slice(last_key_) == user_key) return;
+    last_key_.assign(user_key.data(), user_key.size());
+    hashes_.push_back(hashed_->KeyHash(user_key));
+    ++num_keys_;
+    return;
+  }
   if (!starts_.empty()) {
     const size_t last = starts_.back();
     if (Slice(keys_.data() + last, keys_.size() - last) == user_key) return;
@@ -26,13 +34,18 @@ void FilterBlockBuilder::AddKey(const Slice& user_key) {
 }
 
 Slice FilterBlockBuilder::Finish() {
+  result_.clear();
+  if (hashed_ != nullptr) {
+    hashed_->CreateFilterFromHashes(hashes_.data(), hashes_.size(), &result_);
+    std::vector<uint64_t>().swap(hashes_);
+    return Slice(result_);
+  }
   std::vector<Slice> keys;
   keys.reserve(starts_.size());
   for (size_t i = 0; i < starts_.size(); ++i) {
     const size_t end = i + 1 < starts_.size() ? starts_[i + 1] : keys_.size();
     keys.emplace_back(keys_.data() + starts_[i], end - starts_[i]);
   }
-  result_.clear();
   policy_->CreateFilter(keys.data(), static_cast<int>(keys.size()), &result_);
   std::string().swap(keys_);
   std::vector<size_t>().swap(starts_);

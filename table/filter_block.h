@@ -13,11 +13,13 @@
 #define CASCADEDB_TABLE_FILTER_BLOCK_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/slice.h"
+#include "util/key_hash_filter_policy.h"
 
 namespace cascadedb {
 
@@ -31,23 +33,31 @@ class FilterBlockBuilder {
   FilterBlockBuilder(const FilterBlockBuilder&) = delete;
   FilterBlockBuilder& operator=(const FilterBlockBuilder&) = delete;
 
-  // Adds a user key (copied). A key equal to the previous one is skipped.
+  // Adds a user key. A key equal to the previous one is skipped. A policy
+  // that builds from key hashes (the built-in bloom) gets the key's hash
+  // now; any other policy gets a copy of the key at Finish.
   void AddKey(const Slice& user_key);
 
   // Number of distinct keys added so far (consecutive duplicates skipped).
   size_t num_keys() const { return num_keys_; }
 
   // Builds the filter over every key added and returns its bytes, valid
-  // until the builder is destroyed; frees the copied keys.
+  // until the builder is destroyed; frees the hashes or copied keys.
   // REQUIRES: called once.
   Slice Finish();
 
  private:
   const FilterPolicy* const policy_;
-  std::string keys_;            // every key, concatenated
-  std::vector<size_t> starts_;  // start of each key in keys_
-  size_t num_keys_ = 0;         // keys added (kept after Finish)
-  std::string result_;          // the filter, after Finish
+  // policy_ if it builds from key hashes, else nullptr.
+  const KeyHashFilterPolicy* const hashed_;
+  // With hashed_: the previous key and every key's hash.
+  std::string last_key_;
+  std::vector<uint64_t> hashes_;
+  // Without: every key, concatenated, and where each starts.
+  std::string keys_;
+  std::vector<size_t> starts_;
+  size_t num_keys_ = 0;  // keys added (kept after Finish)
+  std::string result_;   // the filter, after Finish
 };
 
 class FilterBlockReader {

@@ -24,6 +24,7 @@
 #include "cascadedb/filter_policy.h"
 #include "util/bloom_line.h"
 #include "util/hash.h"
+#include "util/key_hash_filter_policy.h"
 
 namespace cascadedb {
 
@@ -105,7 +106,7 @@ int ChooseNumProbes(double bits_per_key) {
   return best_k;
 }
 
-class CacheLocalBloomPolicy final : public FilterPolicy {
+class CacheLocalBloomPolicy final : public KeyHashFilterPolicy {
  public:
   explicit CacheLocalBloomPolicy(double bits_per_key)
       : bits_per_key_(ClampBitsPerKey(bits_per_key)),
@@ -114,32 +115,24 @@ class CacheLocalBloomPolicy final : public FilterPolicy {
   const char* Name() const override { return "cascadedb.CacheLocalBloom"; }
 
   void CreateFilter(const Slice* keys, int n, std::string* dst) const override {
-    const size_t num_keys = n > 0 ? static_cast<size_t>(n) : 0;
-    size_t num_lines = 0;
-    if (num_keys > 0) {
-      const double bits = static_cast<double>(num_keys) * bits_per_key_;
-      num_lines = static_cast<size_t>(std::ceil(bits / kLineBits));
-      num_lines = std::max<size_t>(num_lines, 1);
-    }
-    const size_t start = dst->size();
-    dst->resize(start + num_lines * kLineBytes + kTrailerBytes, '\0');
-    uint8_t* lines = reinterpret_cast<uint8_t*>(&(*dst)[start]);
-    const int first_group = FirstGroupSize(num_probes_);
-    for (size_t i = 0; i < num_keys; i++) {
-      const uint32_t h1 = FirstHash(keys[i]);
-      uint8_t* line = lines + BloomLineIndex(h1, num_lines) * kLineBytes;
-      uint64_t state = FirstState(h1);
-      for (int p = 0; p < first_group; p++)
-        SetBit(line, BloomNextProbe(&state));
-      if (first_group < num_probes_) {
-        state = SecondState(h1, SecondHash(keys[i]));
-        for (int p = first_group; p < num_probes_; p++) {
-          SetBit(line, BloomNextProbe(&state));
-        }
-      }
-    }
-    lines[num_lines * kLineBytes] = static_cast<uint8_t>(num_probes_);
-    lines[num_lines * kLineBytes + 1] = kFormatMarker;
+    Build(
+        n > 0 ? static_cast<size_t>(n) : 0,
+        [this, keys](size_t i) { return KeyHash(keys[i]); }, dst);
+  }
+
+  // (h2 << 32 | h1): the second probe group's starting state, whose low
+  // half is h1. h2 is left 0 when no probe uses it.
+  uint64_t KeyHash(const Slice& key) const override {
+    const uint32_t h1 = FirstHash(key);
+    const uint32_t h2 =
+        FirstGroupSize(num_probes_) < num_probes_ ? SecondHash(key) : 0;
+    return SecondState(h1, h2);
+  }
+
+  void CreateFilterFromHashes(const uint64_t* hashes, size_t n,
+                              std::string* dst) const override {
+    Build(
+        n, [hashes](size_t i) { return hashes[i]; }, dst);
   }
 
   bool KeyMayMatch(const Slice& key, const Slice& filter) const override {
@@ -177,6 +170,37 @@ class CacheLocalBloomPolicy final : public FilterPolicy {
   }
 
  private:
+  // Appends the filter over num_keys keys whose KeyHash is hash_of(i).
+  template <typename HashOf>
+  void Build(size_t num_keys, HashOf hash_of, std::string* dst) const {
+    size_t num_lines = 0;
+    if (num_keys > 0) {
+      const double bits = static_cast<double>(num_keys) * bits_per_key_;
+      num_lines = static_cast<size_t>(std::ceil(bits / kLineBits));
+      num_lines = std::max<size_t>(num_lines, 1);
+    }
+    const size_t start = dst->size();
+    dst->resize(start + num_lines * kLineBytes + kTrailerBytes, '\0');
+    uint8_t* lines = reinterpret_cast<uint8_t*>(&(*dst)[start]);
+    const int first_group = FirstGroupSize(num_probes_);
+    for (size_t i = 0; i < num_keys; i++) {
+      const uint64_t hash = hash_of(i);
+      const uint32_t h1 = static_cast<uint32_t>(hash);
+      uint8_t* line = lines + BloomLineIndex(h1, num_lines) * kLineBytes;
+      uint64_t state = FirstState(h1);
+      for (int p = 0; p < first_group; p++)
+        SetBit(line, BloomNextProbe(&state));
+      if (first_group < num_probes_) {
+        state = hash;  // SecondState(h1, h2)
+        for (int p = first_group; p < num_probes_; p++) {
+          SetBit(line, BloomNextProbe(&state));
+        }
+      }
+    }
+    lines[num_lines * kLineBytes] = static_cast<uint8_t>(num_probes_);
+    lines[num_lines * kLineBytes + 1] = kFormatMarker;
+  }
+
   static double ClampBitsPerKey(double bits_per_key) {
     if (!(bits_per_key >= kMinBitsPerKey)) return kMinBitsPerKey;  // and NaN
     return std::min(bits_per_key, kMaxBitsPerKey);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cascadedb/filter_policy.h"
 #include "tests/testutil/test_util.h"
@@ -80,6 +81,26 @@ TEST(FilterBlockTest, NullPolicyOrEmptyContentsMayMatchEverything) {
   ExactPolicy policy;
   EXPECT_TRUE(FilterBlockReader(nullptr, "whatever").KeyMayMatch("k"));
   EXPECT_TRUE(FilterBlockReader(&policy, Slice()).KeyMayMatch("k"));
+}
+
+// With the built-in bloom the builder keeps hashes, not keys; the block
+// must still be the policy's filter over the distinct keys.
+TEST(FilterBlockTest, BloomBlockIsThePolicysFilterOverDistinctKeys) {
+  std::unique_ptr<const FilterPolicy> bloom = NewBloomFilterPolicy(10);
+  FilterBlockBuilder builder(bloom.get());
+  std::vector<Slice> distinct;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; i++) keys.push_back("k" + std::to_string(i));
+  for (const std::string& k : keys) {
+    builder.AddKey(k);
+    if (k.size() % 2 == 0) builder.AddKey(k);  // an older version of k
+    distinct.emplace_back(k);
+  }
+  EXPECT_EQ(keys.size(), builder.num_keys());
+  std::string expected;
+  bloom->CreateFilter(distinct.data(), static_cast<int>(distinct.size()),
+                      &expected);
+  EXPECT_EQ(expected, builder.Finish().ToString());
 }
 
 TEST(FilterBlockTest, BloomFilterHasNoFalseNegatives) {
