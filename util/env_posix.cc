@@ -619,7 +619,7 @@ class PosixMmapWritableFile final : public WritableFile {
     void WaitForPopulate(const char* base) {
       if (base == nullptr) return;
       MutexLock l(&mu_);
-      while (populating_ != nullptr && populating_ == base) cv_.Wait();
+      while (populating_ == base) cv_.Wait();
     }
 
     // Unmaps old_, then reserves and maps next_ (an unmap error is
