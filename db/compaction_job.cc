@@ -49,6 +49,7 @@ Status CompactionJob::FinishOutput(TableFileWriter* writer) {
 
 Status CompactionJob::Run() {
   const uint64_t start = env_->NowMicros();
+  const uint64_t start_cpu = env_->NowCPUNanos();
   Compaction* const c = compaction_;
   for (int which = 0; which < 2; ++which) {
     for (const FileMetaData* f : c->inputs(which)) {
@@ -124,6 +125,7 @@ Status CompactionJob::Run() {
     outputs_.clear();
   }
   stats_.micros = env_->NowMicros() - start;
+  stats_.cpu_micros = (env_->NowCPUNanos() - start_cpu) / 1000;
   return s;
 }
 

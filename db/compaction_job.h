@@ -32,7 +32,8 @@ namespace cascadedb {
 class VersionSet;
 
 struct CompactionJobStats {
-  uint64_t micros = 0;
+  uint64_t micros = 0;                   // wall time of Run
+  uint64_t cpu_micros = 0;               // CPU time of the thread that ran it
   uint64_t bytes_read_input_level = 0;   // from level()        ("Rn")
   uint64_t bytes_read_output_level = 0;  // from output_level() ("Rnp1")
   uint64_t bytes_written = 0;

@@ -616,6 +616,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
     info->smallest_seqno = meta.smallest_seqno;
     info->largest_seqno = meta.largest_seqno;
     info->duration_micros = stats.micros;
+    info->cpu_micros = stats.cpu_micros;
     info->status = s;
     if (meta.file_size > 0 || !s.ok()) {
       TableFileCreationInfo created;
@@ -647,6 +648,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
     edit->AddFile(0, meta);
     CompactionStats cstats;
     cstats.micros = stats.micros;
+    cstats.cpu_micros = stats.cpu_micros;
     cstats.bytes_written = meta.file_size;
     cstats.num_output_files = 1;
     cstats.num_input_records = stats.input_entries;
@@ -1532,6 +1534,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
     }
     const CompactionJobStats& js = job.stats();
     cstats.micros = js.micros;
+    cstats.cpu_micros = js.cpu_micros;
     cstats.bytes_read_non_output_levels = js.bytes_read_input_level;
     cstats.bytes_read_output_level = js.bytes_read_output_level;
     cstats.bytes_written = js.bytes_written;
@@ -1557,16 +1560,18 @@ Status DBImpl::RunCompaction(Compaction* c) {
       info.output_records = js.output_records;
       info.records_dropped = js.dropped_records;
       info.duration_micros = js.micros;
+      info.cpu_micros = js.cpu_micros;
     }
     Log(info_log_.get(),
         "Compacted L%d (%d files) + L%d (%d files) -> %zu files at L%d: "
         "read %" PRIu64 " bytes, wrote %" PRIu64 " bytes, dropped %" PRIu64
-        " of %" PRIu64 " entries in %" PRIu64 " us (%s): %s",
+        " of %" PRIu64 " entries in %" PRIu64 " us (CPU %" PRIu64
+        " us, %s): %s",
         c->level(), js.input_files_input_level, c->output_level(),
         js.input_files_output_level, job.outputs().size(), c->output_level(),
         js.bytes_read_input_level + js.bytes_read_output_level,
         js.bytes_written, js.dropped_records, js.input_records, js.micros,
-        CompactionReasonName(c->reason()), s.ToString().c_str());
+        js.cpu_micros, CompactionReasonName(c->reason()), s.ToString().c_str());
   }
   if (s.ok()) internal_stats_.AddCompactionStats(c->output_level(), cstats);
   if (notify) {

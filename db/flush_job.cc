@@ -26,6 +26,7 @@ FlushJob::FlushJob(const std::string& dbname, Env* env,
 
 Status FlushJob::Run(FileMetaData* meta) {
   const uint64_t start = env_->NowMicros();
+  const uint64_t start_cpu = env_->NowCPUNanos();
   *meta = FileMetaData();
   stats_.memtable_bytes = mem_->ApproximateMemoryUsage();
   stats_.input_deletes = mem_->NumDeletes();
@@ -59,6 +60,7 @@ Status FlushJob::Run(FileMetaData* meta) {
   if (!s.ok()) *meta = FileMetaData();
   stats_.bytes_written = meta->file_size;
   stats_.micros = env_->NowMicros() - start;
+  stats_.cpu_micros = (env_->NowCPUNanos() - start_cpu) / 1000;
   return s;
 }
 

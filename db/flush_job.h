@@ -25,7 +25,8 @@
 namespace cascadedb {
 
 struct FlushJobStats {
-  uint64_t micros = 0;
+  uint64_t micros = 0;      // wall time of Run
+  uint64_t cpu_micros = 0;  // CPU time of the thread that ran it
   uint64_t input_entries = 0;
   uint64_t input_deletes = 0;
   uint64_t dropped_entries = 0;

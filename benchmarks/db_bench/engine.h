@@ -65,6 +65,7 @@ struct EngineConfig {
   std::optional<bool> use_direct_reads;
   std::optional<bool> mmap_read;
   std::optional<bool> mmap_write;
+  std::optional<uint64_t> bytes_per_sync;  // 0 = off
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
   // Collect the engine's tickers and histograms (--statistics).

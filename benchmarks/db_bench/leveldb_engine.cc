@@ -143,6 +143,9 @@ class LevelDBEngine : public Engine {
     if (!c.mmap_read.value_or(true)) {
       error("--mmap_read=false: LevelDB's default Env always maps tables");
     }
+    if (c.bytes_per_sync.value_or(0) > 0) {
+      error("--bytes_per_sync: LevelDB has no background write-back");
+    }
     if (c.mmap_write.value_or(false)) {
       error("--mmap_write: LevelDB's default Env writes its log with write(2)");
     }

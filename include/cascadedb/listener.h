@@ -62,9 +62,11 @@ struct FlushJobInfo {
   uint64_t smallest_seqno = 0;
   uint64_t largest_seqno = 0;
   // OnFlushCompleted only (0 in OnFlushBegin): the size of the output file
-  // in bytes, and the job's wall time in microseconds.
+  // in bytes, the job's wall time in microseconds, and the CPU time the
+  // flush thread spent on it (0 where the Env cannot measure it).
   uint64_t file_size = 0;
   uint64_t duration_micros = 0;
+  uint64_t cpu_micros = 0;
   // Whether writes were being slowed down (DELAY) or stopped (STOP) when
   // the flush started.
   bool triggered_writes_slowdown = false;
@@ -97,12 +99,15 @@ struct CompactionJobInfo {
   uint64_t input_records = 0;
   // OnCompactionCompleted only (0 in OnCompactionBegin): bytes and entries
   // written to the outputs, entries dropped (input_records -
-  // output_records: overwritten entries and obsolete deletion markers), and
-  // the job's wall time in microseconds.
+  // output_records: overwritten entries and obsolete deletion markers),
+  // the job's wall time in microseconds, and the CPU time the compaction
+  // thread spent on it (0 for a trivial move, or where the Env cannot
+  // measure it).
   uint64_t output_bytes = 0;
   uint64_t output_records = 0;
   uint64_t records_dropped = 0;
   uint64_t duration_micros = 0;
+  uint64_t cpu_micros = 0;
   // True when the inputs were moved to output_level without being rewritten
   // (output_files then name the moved files, output_bytes is 0).
   bool is_trivial_move = false;

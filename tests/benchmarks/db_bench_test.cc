@@ -335,16 +335,21 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.hard_pending_compaction_bytes_limit,
             FLAGS_hard_pending_compaction_bytes_limit);
   EXPECT_EQ(std::string("snappy"), FLAGS_compression_type);
+  EXPECT_EQ(o.bytes_per_sync, FLAGS_bytes_per_sync);
 
   const EngineConfig unset = BuildEngineConfig();
   EXPECT_FALSE(unset.write_buffer_size.has_value());
   EXPECT_FALSE(unset.compression_type.has_value());
+  EXPECT_FALSE(unset.bytes_per_sync.has_value());
   std::string error;
   ASSERT_EQ(ParseResult::kOk,
-            Parse({"--write_buffer_size=4194304", "--bloom_bits=0"}, &error));
+            Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
+                   "--bytes_per_sync=1048576"},
+                  &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
   EXPECT_EQ(0.0, set.bloom_bits.value_or(-1));
+  EXPECT_EQ(1048576u, set.bytes_per_sync.value_or(0));
 }
 
 // ---------------------------------------------------------------- the binary

@@ -168,6 +168,10 @@ class RecordingListener : public EventListener {
     std::lock_guard<std::mutex> l(mu);
     flush_done.push_back(info.job_id);
     flushed_files.insert(info.file_number);
+    // One thread's CPU time fits in the job's wall time (both in whole
+    // microseconds, read one after the other: a little slack).
+    EXPECT_LE(info.cpu_micros, info.duration_micros + 100);
+    cpu_micros += info.cpu_micros;
   }
   void OnCompactionBegin(DB*, const CompactionJobInfo& info) override {
     std::lock_guard<std::mutex> l(mu);
@@ -178,6 +182,11 @@ class RecordingListener : public EventListener {
     compaction_done.push_back(info.job_id);
     EXPECT_FALSE(info.input_files.empty());
     EXPECT_GT(info.input_bytes, 0u);
+    EXPECT_LE(info.cpu_micros, info.duration_micros + 100);
+    if (info.is_trivial_move) {
+      EXPECT_EQ(0u, info.cpu_micros);
+    }
+    cpu_micros += info.cpu_micros;
   }
   void OnTableFileCreated(const TableFileCreationInfo& info) override {
     std::lock_guard<std::mutex> l(mu);
@@ -187,6 +196,7 @@ class RecordingListener : public EventListener {
   std::mutex mu;
   std::vector<int> flush_begun, flush_done, compaction_begun, compaction_done;
   std::set<uint64_t> flushed_files, created_by_flush;
+  uint64_t cpu_micros = 0;  // flushes' and compactions'
 };
 
 TEST(DBStatsTest, ListenersHearEveryJobExactlyOnce) {
@@ -223,6 +233,8 @@ TEST(DBStatsTest, ListenersHearEveryJobExactlyOnce) {
   EXPECT_EQ(sorted_unique(listener->compaction_begun),
             sorted_unique(listener->compaction_done));
   EXPECT_EQ(listener->created_by_flush, listener->flushed_files);
+  // The jobs' CPU time is measured (the POSIX Env has a thread CPU clock).
+  EXPECT_GT(listener->cpu_micros, 0u);
 }
 
 }  // namespace

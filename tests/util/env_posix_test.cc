@@ -782,6 +782,21 @@ TEST_F(EnvPosixTest, ClocksAreMonotonic) {
   EXPECT_GT(env_->NowWallSeconds(), 1577836800u);
 }
 
+TEST_F(EnvPosixTest, CPUClockCountsThisThreadsWorkNotSleep) {
+  const uint64_t start = env_->NowCPUNanos();
+  ASSERT_GT(start, 0u);
+  // Busy for at least 20 ms of wall time: the thread's CPU clock moves.
+  const uint64_t wall_start = env_->NowMicros();
+  volatile uint64_t sink = 0;
+  while (env_->NowMicros() - wall_start < 20000) sink = sink + 1;
+  const uint64_t busy = env_->NowCPUNanos() - start;
+  EXPECT_GE(busy, 10u * 1000 * 1000);
+  // Asleep for 50 ms: it hardly moves (well under the time slept).
+  const uint64_t before_sleep = env_->NowCPUNanos();
+  env_->SleepForMicroseconds(50000);
+  EXPECT_LT(env_->NowCPUNanos() - before_sleep, 25u * 1000 * 1000);
+}
+
 TEST_F(EnvPosixTest, GetTestDirectoryExists) {
   std::string path;
   ASSERT_OK(env_->GetTestDirectory(&path));
