@@ -19,6 +19,10 @@
 #                     4/8/12, snappy, 10-bit bloom, 8 MiB cache, one
 #                     compaction thread
 #   --engines "A B"   engines to run (default: every one built in)
+#   --rounds N        run the whole set N times, the engines taking turns
+#                     within each round, and report per-engine medians
+#                     (default 1); the spread line shows the lowest and
+#                     highest per-round ratio
 #   --out DIR         keep reports here (default: a new mktemp -d)
 #
 # Debian's RocksDB is built with assertions enabled and runs well below a
@@ -30,6 +34,7 @@ db_bench=$root/build/release/benchmarks/db_bench
 num=1000000
 matched=0
 engines=""
+rounds=1
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -42,12 +47,17 @@ while [[ $# -gt 0 ]]; do
     --num) num=$2; shift 2 ;;
     --matched) matched=1; shift ;;
     --engines) engines=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "compare.sh: --rounds must be a positive integer, not '$rounds'" >&2
+  exit 2
+fi
 if [[ ! -x "$db_bench" ]]; then
   echo "compare.sh: $db_bench not found; build it first (scripts/demo.sh" \
     "or cmake --build build/release --target db_bench)" >&2
@@ -84,61 +94,99 @@ if [[ "$engines" != *leveldb* && "$engines" != *rocksdb* ]]; then
     "CascadeDB will run. For the peers: CASCADEDB_WITH_PEERS=1" \
     "scripts/install-deps.sh, then reconfigure and rebuild db_bench." >&2
 fi
-for e in "${engine_list[@]}"; do
-  echo "compare: $e ..." >&2
-  "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-100B" \
-    --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom,readwhilewriting \
-    --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
-    >"$out/$e-100B.txt"
-  "$db_bench" --engine="$e" --db="$out/db-$e" --report_dir="$out/$e-1KiB" \
-    --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
-    "${common[@]}" "${extra[@]}" >"$out/$e-1KiB.txt"
-  rm -rf "$out/db-$e"
+# One round's reports go to $out (a single round, as before --rounds) or
+# to $out/round<r>.
+round_dirs=()
+for ((r = 1; r <= rounds; r++)); do
+  dir=$out
+  [[ $rounds -gt 1 ]] && dir=$out/round$r
+  mkdir -p "$dir"
+  round_dirs+=("$dir")
+  for e in "${engine_list[@]}"; do
+    echo "compare: round $r/$rounds: $e ..." >&2
+    "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-100B" \
+      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom,readwhilewriting \
+      --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
+      >"$dir/$e-100B.txt"
+    "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-1KiB" \
+      --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
+      "${common[@]}" "${extra[@]}" >"$dir/$e-1KiB.txt"
+    rm -rf "$dir/db-$e"
+  done
 done
 
-python3 - "$out" "${engine_list[@]}" <<'EOF'
-import json, os, sys
+python3 - "$out" "${#round_dirs[@]}" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
+import json, os, statistics, sys
 
-out, engines = sys.argv[1], sys.argv[2:]
+out, n = sys.argv[1], int(sys.argv[2])
+round_dirs, engines = sys.argv[3:3 + n], sys.argv[3 + n:]
 rows = ["fillseq", "fillrandom", "overwrite", "readrandom", "readseq",
         "seekrandom", "readwhilewriting", "fillrandom-1KiB"]
-figures = {}  # (engine, row) -> benchmark dict
-for e in engines:
-    for suffix in ("100B", "1KiB"):
-        with open(os.path.join(out, "%s-%s" % (e, suffix), "summary.json")) as f:
-            for b in json.load(f)["benchmarks"]:
-                name = b["name"] + ("-1KiB" if suffix == "1KiB" else "")
-                figures[(e, name)] = b
+runs = {}  # (engine, row) -> [benchmark dict of each round]
+for d in round_dirs:
+    for e in engines:
+        for suffix in ("100B", "1KiB"):
+            with open(os.path.join(d, "%s-%s" % (e, suffix),
+                                   "summary.json")) as f:
+                for b in json.load(f)["benchmarks"]:
+                    if b.get("skipped"):
+                        continue
+                    name = b["name"] + ("-1KiB" if suffix == "1KiB" else "")
+                    runs.setdefault((e, name), []).append(b)
 
 def slow_share(b):
     classes = b.get("latency_classes", [])
     return 100 * sum(c["time_share"] for c in classes
                      if c["class"] in ("1ms-10ms", ">10ms"))
 
+def median(values):
+    return statistics.median(values) if values else None
+
+def ops(e, row):
+    return median([b["ops_per_sec"] for b in runs.get((e, row), [])])
+
 peers = [e for e in engines if e != "cascadedb"]
+compared = "cascadedb" in engines and bool(peers)
 head = "%-18s" % "workload"
 for e in engines:
     head += " %14s %9s %7s" % (e + " ops/s", "p99.9 us", ">1ms %")
-if "cascadedb" in engines and peers:
+if compared:
     head += " %12s" % "vs best peer"
+    if n > 1:
+        head += " %13s" % "round spread"
 print(head)
 for row in rows:
     line = "%-18s" % row
     for e in engines:
-        b = figures.get((e, row))
-        if b is None or b.get("skipped"):
+        bs = runs.get((e, row))
+        if not bs:
             line += " %14s %9s %7s" % ("n/a", "", "")
             continue
         line += " %14.0f %9.1f %7.2f" % (
-            b["ops_per_sec"], b["latency_us"]["p99.9"], slow_share(b))
-    if "cascadedb" in engines and peers:
-        ours = figures.get(("cascadedb", row))
-        best = max((figures[(p, row)]["ops_per_sec"] for p in peers
-                    if (p, row) in figures), default=0)
+            ops(e, row), median([b["latency_us"]["p99.9"] for b in bs]),
+            median([slow_share(b) for b in bs]))
+    if compared:
+        ours = ops("cascadedb", row)
+        best = max((ops(p, row) or 0 for p in peers), default=0)
         if ours and best > 0:
-            line += " %11.2fx" % (ours["ops_per_sec"] / best)
+            line += " %11.2fx" % (ours / best)
+            # The ratio within each round (the engines ran back to back).
+            per_round = []
+            for r in range(n):
+                mine = runs.get(("cascadedb", row), [])
+                theirs = [runs.get((p, row), []) for p in peers]
+                if r < len(mine) and all(r < len(t) for t in theirs):
+                    top = max(t[r]["ops_per_sec"] for t in theirs)
+                    if top > 0:
+                        per_round.append(mine[r]["ops_per_sec"] / top)
+            if n > 1 and per_round:
+                line += " %6.2f-%.2fx" % (min(per_round), max(per_round))
     print(line)
 print()
+if n > 1:
+    print("Each figure is the median of %d rounds (engines took turns within "
+          "a round);" % n)
+    print("'round spread': the lowest and highest ratio within one round.")
 print("ops/s: higher is better; '>1ms %': share of the benchmark's op time "
       "spent in ops slower than 1 ms;")
 print("'vs best peer': CascadeDB ops/s / the best of %s." %

@@ -498,6 +498,44 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
   }
 }
 
+// benchmarks/compare.sh on a tiny workload: --rounds runs the set that
+// many times and reports medians; a bad --rounds is a one-line error.
+TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
+  test::TempDir dir;
+  const std::string script =
+      std::string("bash ") + CASCADEDB_SOURCE_DIR + "/benchmarks/compare.sh";
+  const std::string out = dir.File("stdout.txt");
+  const std::string err = dir.File("stderr.txt");
+  const std::string cmd = script + " --db_bench " + CASCADEDB_DB_BENCH_PATH +
+                          " --engines cascadedb --num 2000 --rounds 2 --out " +
+                          dir.File("cmp") + " >" + out + " 2>" + err;
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << ReadFile(err);
+  const std::string text = ReadFile(out);
+  EXPECT_NE(std::string::npos, text.find("median of 2 rounds")) << text;
+  bool fillseq_row = false;
+  for (const std::string& line : Lines(text)) {
+    fillseq_row |=
+        line.rfind("fillseq ", 0) == 0 && line.find("n/a") == std::string::npos;
+  }
+  EXPECT_TRUE(fillseq_row) << text;
+  for (const char* round : {"round1", "round2"}) {
+    EXPECT_FALSE(
+        ReadFile(dir.File("cmp") + "/" + round + "/cascadedb-100B/summary.json")
+            .empty())
+        << round;
+  }
+
+  const std::string bad = script + " --rounds 0 >" + out + " 2>" + err;
+  status = std::system(bad.c_str());
+  ASSERT_TRUE(status != -1 && WIFEXITED(status));
+  EXPECT_EQ(2, WEXITSTATUS(status));
+  const std::vector<std::string> lines = Lines(ReadFile(err));
+  ASSERT_EQ(1u, lines.size()) << ReadFile(err);
+  EXPECT_NE(std::string::npos, lines[0].find("--rounds")) << lines[0];
+}
+
 TEST(DbBenchTest, HelpListsOwnFlagsAndExitsZero) {
   test::TempDir dir;
   const RunResult r = RunDbBench(dir, "--help");
