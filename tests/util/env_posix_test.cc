@@ -785,12 +785,18 @@ TEST_F(EnvPosixTest, ClocksAreMonotonic) {
 TEST_F(EnvPosixTest, CPUClockCountsThisThreadsWorkNotSleep) {
   const uint64_t start = env_->NowCPUNanos();
   ASSERT_GT(start, 0u);
-  // Busy for at least 20 ms of wall time: the thread's CPU clock moves.
-  const uint64_t wall_start = env_->NowMicros();
+  // Busy until the thread's CPU clock has moved 5 ms (however often the
+  // thread is preempted), giving up after 10 s of wall time.
+  const uint64_t wall_start = env_->NowNanos();
   volatile uint64_t sink = 0;
-  while (env_->NowMicros() - wall_start < 20000) sink = sink + 1;
-  const uint64_t busy = env_->NowCPUNanos() - start;
-  EXPECT_GE(busy, 10u * 1000 * 1000);
+  uint64_t used = 0;
+  while (used < 5000000 && env_->NowNanos() - wall_start < 10000000000u) {
+    for (int i = 0; i < 10000; i++) sink = sink + 1;
+    used = env_->NowCPUNanos() - start;
+  }
+  ASSERT_GE(used, 5000000u) << "the CPU clock did not follow the work";
+  // One thread's CPU time never exceeds the wall time it took.
+  EXPECT_LE(used, env_->NowNanos() - wall_start + 1000000);
   // Asleep for 50 ms: it hardly moves (well under the time slept).
   const uint64_t before_sleep = env_->NowCPUNanos();
   env_->SleepForMicroseconds(50000);
