@@ -367,18 +367,23 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-// Runs db_bench with args (no shell metacharacters) in dir.
-RunResult RunDbBench(const test::TempDir& dir, const std::string& args) {
+// Runs the shell command cmd (no redirections of its own) with its output
+// captured in dir.
+RunResult RunCommand(const test::TempDir& dir, const std::string& cmd) {
   const std::string out = dir.File("stdout.txt");
   const std::string err = dir.File("stderr.txt");
-  const std::string cmd = std::string(CASCADEDB_DB_BENCH_PATH) + " " + args +
-                          " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
+  const std::string full = cmd + " >" + out + " 2>" + err;
+  const int status = std::system(full.c_str());
   RunResult r;
   if (status != -1 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   r.out = ReadFile(out);
   r.err = ReadFile(err);
   return r;
+}
+
+// Runs db_bench with args (no shell metacharacters) in dir.
+RunResult RunDbBench(const test::TempDir& dir, const std::string& args) {
+  return RunCommand(dir, std::string(CASCADEDB_DB_BENCH_PATH) + " " + args);
 }
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -504,22 +509,18 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
   test::TempDir dir;
   const std::string script =
       std::string("bash ") + CASCADEDB_SOURCE_DIR + "/benchmarks/compare.sh";
-  const std::string out = dir.File("stdout.txt");
-  const std::string err = dir.File("stderr.txt");
-  const std::string cmd = script + " --db_bench " + CASCADEDB_DB_BENCH_PATH +
+  const RunResult r =
+      RunCommand(dir, script + " --db_bench " + CASCADEDB_DB_BENCH_PATH +
                           " --engines cascadedb --num 2000 --rounds 2 --out " +
-                          dir.File("cmp") + " >" + out + " 2>" + err;
-  int status = std::system(cmd.c_str());
-  ASSERT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << ReadFile(err);
-  const std::string text = ReadFile(out);
-  EXPECT_NE(std::string::npos, text.find("median of 2 rounds")) << text;
+                          dir.File("cmp"));
+  ASSERT_EQ(0, r.exit_code) << r.err;
+  EXPECT_NE(std::string::npos, r.out.find("median of 2 rounds")) << r.out;
   bool fillseq_row = false;
-  for (const std::string& line : Lines(text)) {
+  for (const std::string& line : Lines(r.out)) {
     fillseq_row |=
         line.rfind("fillseq ", 0) == 0 && line.find("n/a") == std::string::npos;
   }
-  EXPECT_TRUE(fillseq_row) << text;
+  EXPECT_TRUE(fillseq_row) << r.out;
   for (const char* round : {"round1", "round2"}) {
     EXPECT_FALSE(
         ReadFile(dir.File("cmp") + "/" + round + "/cascadedb-100B/summary.json")
@@ -527,12 +528,10 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
         << round;
   }
 
-  const std::string bad = script + " --rounds 0 >" + out + " 2>" + err;
-  status = std::system(bad.c_str());
-  ASSERT_TRUE(status != -1 && WIFEXITED(status));
-  EXPECT_EQ(2, WEXITSTATUS(status));
-  const std::vector<std::string> lines = Lines(ReadFile(err));
-  ASSERT_EQ(1u, lines.size()) << ReadFile(err);
+  const RunResult bad = RunCommand(dir, script + " --rounds 0");
+  EXPECT_EQ(2, bad.exit_code);
+  const std::vector<std::string> lines = Lines(bad.err);
+  ASSERT_EQ(1u, lines.size()) << bad.err;
   EXPECT_NE(std::string::npos, lines[0].find("--rounds")) << lines[0];
 }
 
