@@ -49,11 +49,22 @@ CompressionType Compaction::OutputCompression() const {
 }
 
 bool Compaction::IsTrivialMove() const {
+  return IsTrivialMove(reason_, level_, output_level_, inputs_[0], inputs_[1],
+                       grandparents_, max_output_file_size_);
+}
+
+bool Compaction::IsTrivialMove(CompactionReason reason, int level,
+                               int output_level,
+                               const std::vector<FileMetaData*>& level_inputs,
+                               const std::vector<FileMetaData*>& output_inputs,
+                               const std::vector<FileMetaData*>& grandparents,
+                               uint64_t max_output_file_size) {
   // A manual compaction is asked for to rewrite data (drop deletions,
   // recompress): moving a file would do neither.
-  return !is_manual() && level_ != output_level_ && inputs_[0].size() == 1 &&
-         inputs_[1].empty() &&
-         TotalFileSize(grandparents_) <= MaxGrandParentOverlapBytes();
+  return reason != CompactionReason::kManual && level != output_level &&
+         level_inputs.size() == 1 && output_inputs.empty() &&
+         TotalFileSize(grandparents) <=
+             MaxGrandParentOverlapBytes(max_output_file_size);
 }
 
 void Compaction::AddInputDeletions(VersionEdit* edit) const {

@@ -102,6 +102,15 @@ class Compaction {
   // manual compactions, which must rewrite the data.
   bool IsTrivialMove() const;
 
+  // IsTrivialMove's test on the parts of a compaction (the picker asks it
+  // of candidates it has not built yet).
+  static bool IsTrivialMove(CompactionReason reason, int level,
+                            int output_level,
+                            const std::vector<FileMetaData*>& level_inputs,
+                            const std::vector<FileMetaData*>& output_inputs,
+                            const std::vector<FileMetaData*>& grandparents,
+                            uint64_t max_output_file_size);
+
   // True if no level below output_level() holds data in the inputs' key
   // range (in the input Version): the outputs are then the oldest data for
   // their keys.
@@ -148,7 +157,10 @@ class Compaction {
 
   // The grandparent overlap at which outputs are cut.
   uint64_t MaxGrandParentOverlapBytes() const {
-    return 10 * max_output_file_size_;
+    return MaxGrandParentOverlapBytes(max_output_file_size_);
+  }
+  static uint64_t MaxGrandParentOverlapBytes(uint64_t max_output_file_size) {
+    return 10 * max_output_file_size;
   }
 
   VersionSet* const vset_;

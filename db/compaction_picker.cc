@@ -201,13 +201,29 @@ bool CompactionPicker::NeedsCompaction(const Version* v) const {
 }
 
 Compaction* CompactionPicker::PickCompaction(Version* v) {
-  for (int level : LevelsToTry(v)) {
+  const std::vector<int> levels = LevelsToTry(v);
+  // A trivial move costs one manifest record, not a rewrite, and leaves its
+  // level smaller, so every later compaction into that level reads less:
+  // any level that can shed its next file that way does so first. (Without
+  // this a level below a busier one stays over its target while its next
+  // level has room, and each compaction into it rewrites the excess.)
+  for (int level : levels) {
+    Candidate c;
+    if (PickAt(v, level, &c) && IsTrivialMove(c)) return Commit(v, &c);
+  }
+  for (int level : levels) {
     Candidate c;
     if (PickAt(v, level, &c)) return Commit(v, &c);
   }
   Candidate c;
   if (PickSeek(v, &c)) return Commit(v, &c);
   return nullptr;
+}
+
+bool CompactionPicker::IsTrivialMove(const Candidate& c) const {
+  return Compaction::IsTrivialMove(c.reason, c.level, c.output_level,
+                                   c.inputs[0], c.inputs[1], c.grandparents,
+                                   MaxFileSizeForLevel(c.output_level));
 }
 
 bool CompactionPicker::PickSeek(const Version* v, Candidate* c) const {

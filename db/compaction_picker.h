@@ -14,7 +14,12 @@
 //     the other scores, because L0 files are what stalls writes (SILK's
 //     observation) - unless L1 holds twice its target or more, where every
 //     L0 -> L1 compaction would rewrite over twice its input; then levels
-//     by score, highest first.
+//     by score, highest first. Before all of them, in that same order,
+//     goes any level (score >= 1) whose next pick is a trivial move: it
+//     costs a manifest record and shrinks the level for free, where a
+//     level left over its target makes every compaction into it rewrite
+//     the excess (measured: overwrite with one compaction thread, WAF
+//     4.45 -> 3.88).
 //   - Seek compaction comes last, when no level needs compacting by score:
 //     the file a Version marked as having used up its allowed seeks
 //     (Version::UpdateStats) moves into the next level with its overlaps.
@@ -125,6 +130,9 @@ class CompactionPicker {
   bool SetupOtherInputs(const Version* v, Candidate* c) const;
   // True if c collides with nothing running or being logged.
   bool Runnable(const Candidate& c) const;
+  // True if c would only re-link its one input file one level down
+  // (Compaction::IsTrivialMove).
+  bool IsTrivialMove(const Candidate& c) const;
   // Makes the Compaction: marks the inputs, advances the cursor, registers.
   Compaction* Commit(Version* v, Candidate* c);
   // Called by Compaction::ReleaseInputs.

@@ -176,6 +176,7 @@ TEST_F(CompactionPickerTest, L0NearStallIsPreferredOverHigherScores) {
   options_.level0_slowdown_writes_trigger = 4;
   for (int i = 1; i <= 4; i++) Add(0, i, "a", "z", 100, i);
   Add(1, 11, "a", "m", 1900);  // score 1.9: higher, yet not bloated
+  Add(2, 21, "a", "m", 100);   // so L1's file is no trivial move
   Install();
   EXPECT_DOUBLE_EQ(1.0, Score(0));
   EXPECT_DOUBLE_EQ(1.9, Score(1));
@@ -504,6 +505,32 @@ TEST_F(CompactionPickerTest, TrivialMoveWhenNothingOverlapsBelow) {
   c = CompactRange(1, nullptr, nullptr);
   ASSERT_NE(nullptr, c);
   EXPECT_FALSE(c->IsTrivialMove());
+}
+
+TEST_F(CompactionPickerTest, TrivialMovesGoBeforeHigherScores) {
+  // L1 is three times over its target and L2 1.75 times; L2's next
+  // file overlaps nothing in L3, so moving it down is free and shrinks
+  // what the L1 -> L2 compaction will have to rewrite: it goes first.
+  Add(1, 11, "a", "m", 3000);  // score 3
+  Add(2, 21, "a", "f", 7500);  // L2: score 1.75
+  Add(2, 22, "g", "m", 10000);
+  Add(3, 31, "g", "m", 5000);  // under 22, not under 21
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(2, c->level());
+  EXPECT_EQ("21", Numbers(c->inputs(0)));
+  EXPECT_TRUE(c->IsTrivialMove());
+  // Nothing else moves for free: the highest score that can run goes next
+  // (L1's file needs 21, so L2's other file, which overlaps L3).
+  Compaction* c2 = Pick();
+  ASSERT_NE(nullptr, c2);
+  EXPECT_EQ(2, c2->level());
+  EXPECT_EQ("22", Numbers(c2->inputs(0)));
+  EXPECT_EQ("31", Numbers(c2->inputs(1)));
+  EXPECT_FALSE(c2->IsTrivialMove());
+  Done(c);
+  Done(c2);
 }
 
 TEST_F(CompactionPickerTest, NoTrivialMoveOverLargeGrandparents) {
