@@ -70,8 +70,6 @@ Status CompactionJob::Run() {
   std::unique_ptr<Iterator> input(versions_->MakeInputIterator(c));
   ObsoleteEntryFilter filter(ucmp_, snapshots_);
   TableFileWriter writer(env_, env_options_, rate_limiter_, priority);
-  std::string last_user_key;
-  bool has_last_user_key = false;
   bool cut_requested = false;
   Status s;
   for (input->SeekToFirst(); input->Valid(); input->Next()) {
@@ -85,24 +83,22 @@ Status CompactionJob::Run() {
     ParsedInternalKey ikey;
     s = ParseInternalKey(key, &ikey);
     if (!s.ok()) break;
-    const bool new_user_key =
-        !has_last_user_key ||
-        ucmp_->Compare(ikey.user_key, Slice(last_user_key)) != 0;
+    bool new_user_key;
+    const bool drop = filter.ShouldDrop(
+        ikey,
+        [c](const Slice& user_key) { return c->IsBaseLevelForKey(user_key); },
+        &new_user_key);
     // ShouldStopBefore tracks the grandparent overlap; it must see every
     // key in order, but a file is only cut between user keys.
     if (c->ShouldStopBefore(key)) cut_requested = true;
     if (new_user_key) {
-      last_user_key.assign(ikey.user_key.data(), ikey.user_key.size());
-      has_last_user_key = true;
       if (cut_requested && writer.is_open()) {
         s = FinishOutput(&writer);
         if (!s.ok()) break;
       }
       cut_requested = false;
     }
-    if (filter.ShouldDrop(ikey, [c](const Slice& user_key) {
-          return c->IsBaseLevelForKey(user_key);
-        })) {
+    if (drop) {
       ++stats_.dropped_records;
       continue;
     }

@@ -37,15 +37,21 @@ class ObsoleteEntryFilter {
                       std::vector<SequenceNumber> snapshots)
       : ucmp_(user_comparator), snapshots_(std::move(snapshots)) {}
 
-  // Returns true if the entry can be dropped. is_base_level(arg, user_key)
+  // Returns true if the entry can be dropped. is_base_level(user_key)
   // tells whether no deeper level may hold user_key; it is only asked for
-  // deletions, in ascending user-key order. Pass nullptr when that can
-  // never be known (a flush). REQUIRES: entries in internal-key order.
+  // deletions, in ascending user-key order. If new_user_key is not null it
+  // is set to whether this entry is the first of its user key (so a caller
+  // cutting output files between user keys needs no comparison of its
+  // own). REQUIRES: entries in internal-key order.
   template <typename BaseLevelFn>
-  bool ShouldDrop(const ParsedInternalKey& ikey, BaseLevelFn&& is_base_level) {
+  bool ShouldDrop(const ParsedInternalKey& ikey, BaseLevelFn&& is_base_level,
+                  bool* new_user_key = nullptr) {
     const size_t stripe = StripeOf(ikey.sequence);
-    if (!has_current_ ||
-        ucmp_->Compare(ikey.user_key, Slice(current_user_key_)) != 0) {
+    const bool first =
+        !has_current_ ||
+        ucmp_->Compare(ikey.user_key, Slice(current_user_key_)) != 0;
+    if (new_user_key != nullptr) *new_user_key = first;
+    if (first) {
       current_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
       has_current_ = true;
       last_stripe_ = stripe;

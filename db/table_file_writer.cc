@@ -70,7 +70,8 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
 void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
   assert(builder_ != nullptr);
   if (builder_->NumEntries() == 0) meta_.smallest.DecodeFrom(internal_key);
-  meta_.largest.DecodeFrom(internal_key);
+  // The largest key is taken from the builder at Finish, not copied here
+  // for every entry.
   if (internal_key.size() >= kInternalKeyTrailerSize) {
     const SequenceNumber seq = ExtractTrailer(internal_key) >> 8;
     meta_.smallest_seqno = std::min(meta_.smallest_seqno, seq);
@@ -81,6 +82,9 @@ void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
 
 Status TableFileWriter::Finish(FileMetaData* meta) {
   assert(builder_ != nullptr);
+  if (builder_->NumEntries() > 0) {
+    meta_.largest.DecodeFrom(builder_->LastKey());  // before Finish shortens it
+  }
   Status s = builder_->Finish();
   if (s.ok()) s = file_->Sync();
   if (s.ok()) s = file_->Close();

@@ -61,6 +61,10 @@ class TableBuilder {
   // Entries added so far.
   uint64_t NumEntries() const { return properties_.num_entries; }
 
+  // The last key added (empty before the first). Valid until the next
+  // Add; Finish() may shorten it, so read it before.
+  Slice LastKey() const { return last_key_; }
+
   // Bytes written so far (the file size after a successful Finish).
   uint64_t FileSize() const { return offset_; }
 

@@ -28,6 +28,20 @@ TEST(TableBuilderTest, CountsEntriesAndBytesWritten) {
   EXPECT_EQ(1u, builder.properties().num_data_blocks);
 }
 
+TEST(TableBuilderTest, LastKeyIsTheLastAddedEvenAcrossBlocks) {
+  TableOptions options;
+  options.block_size = 64;  // a block per entry or two: separators computed
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  EXPECT_EQ("", builder.LastKey().ToString());
+  for (int i = 0; i < 20; ++i) {
+    const std::string key = "key" + std::to_string(1000 + i);
+    builder.Add(key, std::string(50, 'v'));
+    EXPECT_EQ(key, builder.LastKey().ToString());
+  }
+  ASSERT_OK(builder.Finish());
+}
+
 TEST(TableBuilderTest, CutsDataBlocksAtBlockSize) {
   TableOptions options;
   options.compression = kNoCompression;
