@@ -13,21 +13,14 @@
 namespace cascadedb {
 namespace {
 
-struct Entry {
-  std::string user_key;
-  SequenceNumber seq;
-  ValueType type;
-};
-
-// Runs entries (in internal-key order) through a filter; returns one
-// character per entry: 'k' kept or 'd' dropped, upper case when the entry
-// was reported as the first of its user key.
-std::string Filter(const std::vector<Entry>& entries,
+// Runs entries (in internal-key order; their user keys are literals) through a
+// filter; returns one character per entry: 'k' kept or 'd' dropped, upper case
+// when the entry was reported as the first of its user key.
+std::string Filter(const std::vector<ParsedInternalKey>& entries,
                    std::vector<SequenceNumber> snapshots, bool base_level) {
   ObsoleteEntryFilter filter(BytewiseComparator(), std::move(snapshots));
   std::string out;
-  for (const Entry& e : entries) {
-    const ParsedInternalKey ikey(e.user_key, e.seq, e.type);
+  for (const ParsedInternalKey& ikey : entries) {
     bool first = false;
     const bool drop = filter.ShouldDrop(
         ikey, [base_level](const Slice&) { return base_level; }, &first);
@@ -59,7 +52,7 @@ TEST(ObsoleteEntryFilterTest, EachSnapshotKeepsTheVersionItSees) {
 }
 
 TEST(ObsoleteEntryFilterTest, DeletionsGoOnlyWhereNothingDeeperHoldsTheKey) {
-  const std::vector<Entry> entries = {
+  const std::vector<ParsedInternalKey> entries = {
       {"a", 7, kTypeDeletion}, {"a", 3, kTypeValue}, {"b", 2, kTypeDeletion}};
   EXPECT_EQ("KdK", Filter(entries, {}, /*base_level=*/false));
   EXPECT_EQ("DdD", Filter(entries, {}, /*base_level=*/true));
