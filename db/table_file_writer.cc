@@ -2,8 +2,6 @@
 
 #include "db/table_file_writer.h"
 
-#include <algorithm>
-
 #include "db/dbformat.h"
 #include "db/filename.h"
 
@@ -54,6 +52,8 @@ TableFileWriter::~TableFileWriter() {
 Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
                              const TableOptions& options) {
   assert(builder_ == nullptr);
+  // The builder reads sequence numbers out of the keys for the metadata.
+  assert(options.key_format == InternalKeyFormat::Get());
   dbname_ = dbname;
   file_name_ = TableFileName(dbname, number);
   std::unique_ptr<WritableFile> file;
@@ -70,13 +70,8 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
 void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
   assert(builder_ != nullptr);
   if (builder_->NumEntries() == 0) meta_.smallest.DecodeFrom(internal_key);
-  // The largest key is taken from the builder at Finish, not copied here
-  // for every entry.
-  if (internal_key.size() >= kInternalKeyTrailerSize) {
-    const SequenceNumber seq = ExtractTrailer(internal_key) >> 8;
-    meta_.smallest_seqno = std::min(meta_.smallest_seqno, seq);
-    meta_.largest_seqno = std::max(meta_.largest_seqno, seq);
-  }
+  // The largest key and the sequence range are the builder's (its last key
+  // and its properties), taken at Finish rather than tracked here again.
   builder_->Add(internal_key, value);
 }
 
@@ -84,6 +79,8 @@ Status TableFileWriter::Finish(FileMetaData* meta) {
   assert(builder_ != nullptr);
   if (builder_->NumEntries() > 0) {
     meta_.largest.DecodeFrom(builder_->LastKey());  // before Finish shortens it
+    meta_.smallest_seqno = builder_->properties().smallest_seqno;
+    meta_.largest_seqno = builder_->properties().largest_seqno;
   }
   Status s = builder_->Finish();
   if (s.ok()) s = file_->Sync();

@@ -37,7 +37,8 @@ class TableFileWriter {
   ~TableFileWriter();
 
   // Creates file number in dbname and starts a table with options.
-  // Errors: IOError naming the file.
+  // Errors: IOError naming the file. REQUIRES: options.key_format is
+  // InternalKeyFormat::Get() (the metadata's sequence range comes from it).
   Status Open(const std::string& dbname, uint64_t number,
               const TableOptions& options);
 
