@@ -174,12 +174,12 @@ for row in rows:
             mine = runs.get(("cascadedb", row), [])
             theirs = [runs.get((p, row), []) for p in peers]
             per_round = []
-            for r in range(n if n > 1 else 0):
+            for r in range(n):
                 if r < len(mine) and all(r < len(t) for t in theirs):
                     top = max(t[r]["ops_per_sec"] for t in theirs)
                     if top > 0:
                         per_round.append(mine[r]["ops_per_sec"] / top)
-            if per_round:
+            if n > 1 and per_round:
                 line += " %6.2f-%.2fx" % (min(per_round), max(per_round))
     print(line)
 print()
