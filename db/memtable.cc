@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cascadedb/comparator.h"
 #include "cascadedb/options.h"
 #include "util/coding.h"
 
@@ -25,11 +26,15 @@ inline Slice DecodeLengthPrefixed(const char* p) {
 
 // ---------------------------------------------------------------- iterator
 
-// Iterates the memtable's entries as (internal key, value) pairs. Holds a
-// reference to the memtable for its whole life.
+// Iterates the memtable's entries as (internal key, value) pairs, over the
+// skiplist's or the B-tree's iterator (TableIterator). Holds a reference to
+// the memtable for its whole life.
+template <class TableIterator>
 class MemTableIterator : public Iterator {
  public:
-  explicit MemTableIterator(MemTable* mem) : mem_(mem), iter_(&mem->table_) {
+  template <class Structure>
+  MemTableIterator(MemTable* mem, const Structure* table)
+      : mem_(mem), iter_(table) {
     mem_->Ref();
   }
   ~MemTableIterator() override { mem_->Unref(); }
@@ -61,7 +66,7 @@ class MemTableIterator : public Iterator {
   }
 
   MemTable* const mem_;
-  MemTable::Table::Iterator iter_;
+  TableIterator iter_;
   std::string tmp_;  // The encoded seek target.
 };
 
@@ -87,10 +92,14 @@ uint64_t MemTable::BloomBitsFor(const Options& options) {
 }
 
 MemTable::MemTable(const InternalKeyComparator& comparator,
-                   size_t arena_block_size, uint64_t bloom_bits)
+                   size_t arena_block_size, uint64_t bloom_bits,
+                   MemTableRep rep)
     : comparator_(comparator),
       arena_(arena_block_size),
       table_(comparator_, &arena_) {
+  if (rep == MemTableRep::kBTree) {
+    tree_ = std::make_unique<Tree>(comparator_, &arena_);
+  }
   if (bloom_bits > 0)
     bloom_ = std::make_unique<DynamicBloom>(&arena_, bloom_bits);
 }
@@ -112,8 +121,16 @@ void MemTable::Unref() {
   if (previous == 1) delete this;
 }
 
+MemTable::KeyComparator::KeyComparator(const InternalKeyComparator& c)
+    : comparator(c), bytewise(c.user_comparator() == BytewiseComparator()) {}
+
 int MemTable::KeyComparator::operator()(const char* a, const char* b) const {
   return comparator.Compare(DecodeLengthPrefixed(a), DecodeLengthPrefixed(b));
+}
+
+Slice MemTable::KeyComparator::Bytes(const char* entry) const {
+  if (!bytewise) return Slice();
+  return ExtractUserKey(DecodeLengthPrefixed(entry));
 }
 
 Status MemTable::CheckEntry(ValueType type, const Slice& key,
@@ -156,6 +173,38 @@ void MemTable::EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
   if (value_size > 0) std::memcpy(p, value.data(), value_size);
 }
 
+bool MemTable::InsertEntry(bool concurrent, size_t encoded_len,
+                           SequenceNumber seq, ValueType type, const Slice& key,
+                           const Slice& value) {
+  if (tree_ != nullptr) {
+    if (concurrent) {
+      MutexLock lock(&tree_mu_);
+      return InsertIntoTree(encoded_len, seq, type, key, value);
+    }
+    return InsertIntoTree(encoded_len, seq, type, key, value);
+  }
+  Table::Reservation r = concurrent ? table_.ReserveConcurrently(encoded_len)
+                                    : table_.Reserve(encoded_len);
+  EncodeEntry(r.payload(), seq, type, key, value);
+  return concurrent ? table_.InsertConcurrently(r, r.payload())
+                    : table_.Insert(r, r.payload());
+}
+
+bool MemTable::InsertIntoTree(size_t encoded_len, SequenceNumber seq,
+                              ValueType type, const Slice& key,
+                              const Slice& value) {
+  char* entry = arena_.Allocate(encoded_len);
+  EncodeEntry(entry, seq, type, key, value);
+  return tree_->Insert(entry);
+}
+
+Status MemTable::DuplicateEntry(SequenceNumber seq, ValueType type,
+                                const Slice& key) {
+  return Status::InvalidArgument(
+      "memtable: duplicate entry",
+      ParsedInternalKey(key, seq, type).DebugString());
+}
+
 Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
                      const Slice& value) {
   size_t encoded_len;
@@ -164,12 +213,8 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   // The filter's line loads while the skiplist is walked.
   const uint32_t bloom_hash = bloom_ != nullptr ? DynamicBloom::HashOf(key) : 0;
   if (bloom_ != nullptr) bloom_->Prefetch(bloom_hash);
-  Table::Reservation r = table_.Reserve(encoded_len);
-  EncodeEntry(r.payload(), seq, type, key, value);
-  if (!table_.Insert(r, r.payload())) {
-    return Status::InvalidArgument(
-        "memtable: duplicate entry",
-        ParsedInternalKey(key, seq, type).DebugString());
+  if (!InsertEntry(/*concurrent=*/false, encoded_len, seq, type, key, value)) {
+    return DuplicateEntry(seq, type, key);
   }
   // Before the write's sequence is published: a reader that can see the
   // entry sees its bloom bits (util/dynamic_bloom.h).
@@ -195,12 +240,8 @@ Status MemTable::AddConcurrently(SequenceNumber seq, ValueType type,
   if (!s.ok()) return s;
   const uint32_t bloom_hash = bloom_ != nullptr ? DynamicBloom::HashOf(key) : 0;
   if (bloom_ != nullptr) bloom_->Prefetch(bloom_hash);
-  Table::Reservation r = table_.ReserveConcurrently(encoded_len);
-  EncodeEntry(r.payload(), seq, type, key, value);
-  if (!table_.InsertConcurrently(r, r.payload())) {
-    return Status::InvalidArgument(
-        "memtable: duplicate entry",
-        ParsedInternalKey(key, seq, type).DebugString());
+  if (!InsertEntry(/*concurrent=*/true, encoded_len, seq, type, key, value)) {
+    return DuplicateEntry(seq, type, key);
   }
   if (bloom_ != nullptr) bloom_->AddConcurrently(bloom_hash);
   MemTableAddStats one;
@@ -231,12 +272,11 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
     if (bloom_skips != nullptr) ++*bloom_skips;
     return false;
   }
-  Table::Iterator iter(&table_);
-  iter.Seek(key.memtable_key().data());
-  if (!iter.Valid()) return false;
+  const char* entry = SeekEntry(key.memtable_key().data());
+  if (entry == nullptr) return false;
   // The seek landed on the first entry >= (user key, lookup sequence): the
   // newest version visible at that sequence, if it is for this user key.
-  const Slice internal_key = DecodeLengthPrefixed(iter.key());
+  const Slice internal_key = DecodeLengthPrefixed(entry);
   if (comparator_.comparator.user_comparator()->Compare(
           ExtractUserKey(internal_key), key.user_key()) != 0) {
     return false;
@@ -258,7 +298,23 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
   }
 }
 
-Iterator* MemTable::NewIterator() { return new MemTableIterator(this); }
+const char* MemTable::SeekEntry(const char* target) const {
+  if (tree_ != nullptr) {
+    Tree::Iterator iter(tree_.get());
+    iter.Seek(target);
+    return iter.Valid() ? iter.key() : nullptr;
+  }
+  Table::Iterator iter(&table_);
+  iter.Seek(target);
+  return iter.Valid() ? iter.key() : nullptr;
+}
+
+Iterator* MemTable::NewIterator() {
+  if (tree_ != nullptr) {
+    return new MemTableIterator<Tree::Iterator>(this, tree_.get());
+  }
+  return new MemTableIterator<Table::Iterator>(this, &table_);
+}
 
 double MemTable::BytesPerEntry() const {
   const uint64_t n = NumEntries();

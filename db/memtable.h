@@ -1,15 +1,17 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // MemTable: the in-memory, sorted buffer that receives every write before it
-// is flushed to an L0 table. It is a SkipList of entries allocated from one
-// Arena; each entry (and its skiplist node) is ONE arena allocation:
+// is flushed to an L0 table. Its entries are allocated from one Arena and
+// encoded as
 //
-//   node | varint32 internal-key length | user key | 8-byte trailer
+//   varint32 internal-key length | user key | 8-byte trailer
 //        | varint32 value length | value
 //
-// so dropping a memtable is one arena release, whatever it holds. Entries are
-// ordered by internal key (db/dbformat.h): user key ascending, newest
-// sequence first.
+// and kept sorted by a BTree (Options::memtable_rep's default; its nodes
+// come from the same arena) or a SkipList (each entry then shares ONE arena
+// allocation with its skiplist node). Dropping a memtable is one
+// arena release, whatever it holds. Entries are ordered by internal key
+// (db/dbformat.h): user key ascending, newest sequence first.
 //
 // Lifetime: reference counted. The creator holds the first reference;
 // every iterator holds one more, so an immutable memtable being flushed stays
@@ -32,16 +34,17 @@
 #include <string>
 
 #include "cascadedb/iterator.h"
+#include "cascadedb/options.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
+#include "db/btree.h"
 #include "db/dbformat.h"
 #include "db/skiplist.h"
 #include "util/arena.h"
 #include "util/dynamic_bloom.h"
+#include "util/mutex.h"
 
 namespace cascadedb {
-
-struct Options;
 
 // Counters of a run of AddConcurrently calls, kept by one writer and folded
 // into the memtable once (ApplyAddStats), so concurrent writers do not
@@ -72,10 +75,12 @@ class MemTable {
   // (util/dynamic_bloom.h), allocated from the arena (so it counts in
   // ApproximateMemoryUsage): Get answers "not here" for most absent keys
   // without walking the skiplist. Like the tables' filters, it requires a
-  // user comparator under which equal keys have equal bytes.
+  // user comparator under which equal keys have equal bytes. rep chooses
+  // the sorted structure.
   explicit MemTable(const InternalKeyComparator& comparator,
                     size_t arena_block_size = Arena::kDefaultBlockSize,
-                    uint64_t bloom_bits = 0);
+                    uint64_t bloom_bits = 0,
+                    MemTableRep rep = MemTableRep::kSkipList);
 
   MemTable(const MemTable&) = delete;
   MemTable& operator=(const MemTable&) = delete;
@@ -160,27 +165,52 @@ class MemTable {
     return comparator_.comparator;
   }
 
+  // The sorted structure in use.
+  MemTableRep rep() const {
+    return tree_ != nullptr ? MemTableRep::kBTree : MemTableRep::kSkipList;
+  }
+
   // The current reference count, for tests.
   int TEST_refs() const { return refs_.load(std::memory_order_relaxed); }
 
  private:
+  template <class TableIterator>
   friend class MemTableIterator;
 
   // Orders entries (pointers to "varint32 length | internal key | ...") by
   // internal key.
   struct KeyComparator {
     const InternalKeyComparator comparator;
-    explicit KeyComparator(const InternalKeyComparator& c) : comparator(c) {}
+    // The user comparator is the bytewise one: an entry's user key bytes
+    // order entries (BTree's key heads).
+    const bool bytewise;
+    explicit KeyComparator(const InternalKeyComparator& c);
     int operator()(const char* a, const char* b) const;
+    // For BTree: the entry's user key, or empty unless bytewise.
+    Slice Bytes(const char* entry) const;
   };
 
   using Table = SkipList<const char*, KeyComparator>;
+  using Tree = BTree<const char*, KeyComparator>;
+
+  // The first entry >= target (an encoded memtable key), or nullptr.
+  const char* SeekEntry(const char* target) const;
 
   ~MemTable();  // Only Unref() deletes.
 
   // Checks sizes and type; on success sets *encoded_len to the entry size.
   static Status CheckEntry(ValueType type, const Slice& key, const Slice& value,
                            size_t* encoded_len);
+
+  // Allocates, encodes and inserts one entry into the skiplist or the tree
+  // (concurrent: AddConcurrently's mode). False if an equal entry exists.
+  bool InsertEntry(bool concurrent, size_t encoded_len, SequenceNumber seq,
+                   ValueType type, const Slice& key, const Slice& value);
+  // The tree's part of InsertEntry. REQUIRES: one writer at a time.
+  bool InsertIntoTree(size_t encoded_len, SequenceNumber seq, ValueType type,
+                      const Slice& key, const Slice& value);
+  static Status DuplicateEntry(SequenceNumber seq, ValueType type,
+                               const Slice& key);
 
   // Writes the entry encoding at dst (encoded_len bytes).
   static void EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
@@ -194,9 +224,16 @@ class MemTable {
   std::atomic<int> refs_{1};
 
   // Arena and table: written by the writer(s) per the mode in the file
-  // comment; read lock-free (see db/skiplist.h).
+  // comment; read lock-free (see db/skiplist.h, db/btree.h). Exactly one of
+  // table_ and tree_ holds the entries: the skiplist, or (tree_ not null)
+  // the B-tree. (The unused skiplist costs its head node.)
   Arena arena_;
   Table table_;
+  std::unique_ptr<Tree> tree_;
+
+  // In concurrent mode with the B-tree, writers take turns on this for the
+  // entry's allocation and the insert (the arena is not thread-safe).
+  Mutex tree_mu_;
 
   // Over the user keys added; null when disabled. Its bits live in arena_.
   std::unique_ptr<DynamicBloom> bloom_;

@@ -273,7 +273,8 @@ Status Repairer::ConvertLogToTable(uint64_t log_number) {
   log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0);
 
   MemTable* mem = new MemTable(
-      icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size));
+      icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
+      /*bloom_bits=*/0, options_.memtable_rep);
   std::string scratch;
   Slice record;
   WriteBatch batch;

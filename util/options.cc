@@ -29,6 +29,16 @@ const char* CompressionTypeName(CompressionType type) {
   return "Unknown";
 }
 
+const char* MemTableRepName(MemTableRep rep) {
+  switch (rep) {
+    case MemTableRep::kSkipList:
+      return "skiplist";
+    case MemTableRep::kBTree:
+      return "btree";
+  }
+  return "unknown";
+}
+
 CompressionType CompressionForLevel(const Options& options, int level,
                                     bool bottommost) {
   if (bottommost &&
@@ -120,6 +130,10 @@ Status ValidateOptions(const Options& o) {
             o.memtable_prefix_bloom_size_ratio <= 0.25),
           "memtable_prefix_bloom_size_ratio",
           o.memtable_prefix_bloom_size_ratio, "is outside [0, 0.25]");
+  p.Check(o.memtable_rep != MemTableRep::kSkipList &&
+              o.memtable_rep != MemTableRep::kBTree,
+          "memtable_rep", static_cast<int>(o.memtable_rep),
+          "is not kSkipList (0) or kBTree (1)");
 
   p.Check(o.num_levels < 2 || o.num_levels > 20, "num_levels", o.num_levels,
           "is outside [2, 20]");

@@ -157,6 +157,7 @@ class CascadeDBEngine : public Engine {
         "memtable_prefix_bloom_size_ratio=" +
             std::to_string(o.memtable_prefix_bloom_size_ratio),
         "memtable_whole_key_filtering=" + u(o.memtable_whole_key_filtering),
+        "memtable_rep=" + std::string(MemTableRepName(o.memtable_rep)),
         "block_cache_size=" + u(CacheSize()),
         "block_size=" + u(o.block_size),
         "delayed_write_rate=" + u(o.delayed_write_rate),
@@ -352,6 +353,10 @@ class CascadeDBEngine : public Engine {
           "is not none, snappy, lz4 or zstd");
     }
     if (c.bloom_bits) o->bloom_bits_per_key = *c.bloom_bits;
+    if (c.memtablerep) {
+      o->memtable_rep = *c.memtablerep == "btree" ? MemTableRep::kBTree
+                                                  : MemTableRep::kSkipList;
+    }
     if (c.memtable_bloom_size_ratio) {
       o->memtable_prefix_bloom_size_ratio = *c.memtable_bloom_size_ratio;
     }

@@ -57,6 +57,7 @@ struct EngineConfig {
   // Tables and caching.
   std::optional<std::string> compression_type;      // none, snappy, lz4, zstd
   std::optional<double> bloom_bits;                 // 0 = no filter
+  std::optional<std::string> memtablerep;           // skip_list, btree
   std::optional<double> memtable_bloom_size_ratio;  // 0 = no memtable bloom
   std::optional<bool> memtable_whole_key_filtering;
   std::optional<uint64_t> cache_size;  // 0 = no block cache

@@ -110,6 +110,9 @@ DEFINE_string(compression_type, "snappy",
               "Block compression: none, snappy, lz4 or zstd");
 DEFINE_double(bloom_bits, 10, "Bloom filter bits per key; 0: no filter");
 DEFINE_int64(cache_size, 32 << 20, "Block cache bytes; 0: no block cache");
+DEFINE_string(memtablerep, "btree",
+              "The memtable's structure: btree or skip_list (not given: the "
+              "engine's own; LevelDB and RocksDB take only skip_list)");
 DEFINE_double(memtable_bloom_size_ratio, 0.02,
               "Memtable bloom filter bytes / write_buffer_size, in [0, 0.25]; "
               "0: none (not given: the engine's default)");
@@ -357,6 +360,8 @@ std::string ValidateFlags() {
   const std::string& c = FLAGS_compression_type;
   p.Check(c != "none" && c != "snappy" && c != "lz4" && c != "zstd",
           "compression_type", c, "is not one of none, snappy, lz4, zstd");
+  p.Check(FLAGS_memtablerep != "skip_list" && FLAGS_memtablerep != "btree",
+          "memtablerep", FLAGS_memtablerep, "is not one of skip_list, btree");
   p.Check(!(FLAGS_bloom_bits >= 0 && FLAGS_bloom_bits <= 100), "bloom_bits",
           FLAGS_bloom_bits, "is outside [0, 100]");
   p.Check(!(FLAGS_memtable_bloom_size_ratio >= 0 &&
@@ -420,6 +425,7 @@ EngineConfig BuildEngineConfig() {
                uint64_t);
   DB_BENCH_MAP(compression_type, compression_type, std::string);
   DB_BENCH_MAP(bloom_bits, bloom_bits, double);
+  DB_BENCH_MAP(memtablerep, memtablerep, std::string);
   DB_BENCH_MAP(memtable_bloom_size_ratio, memtable_bloom_size_ratio, double);
   DB_BENCH_MAP(memtable_whole_key_filtering, memtable_whole_key_filtering,
                bool);

@@ -57,6 +57,7 @@ DECLARE_int32(max_background_compactions);
 DECLARE_int32(max_background_flushes);
 DECLARE_int32(max_subcompactions);
 DECLARE_string(compression_type);
+DECLARE_string(memtablerep);
 DECLARE_double(bloom_bits);
 DECLARE_double(memtable_bloom_size_ratio);
 DECLARE_bool(memtable_whole_key_filtering);

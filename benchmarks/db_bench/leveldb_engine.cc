@@ -136,6 +136,10 @@ class LevelDBEngine : public Engine {
     if (c.use_direct_reads.value_or(false)) {
       error("--use_direct_reads: LevelDB has no direct I/O");
     }
+    if (c.memtablerep.value_or("skip_list") != "skip_list") {
+      error("--memtablerep=" + *c.memtablerep +
+            ": LevelDB's memtable is a skiplist");
+    }
     if (c.memtable_bloom_size_ratio.value_or(0) > 0) {
       error(
           "--memtable_bloom_size_ratio: LevelDB has no memtable bloom filter");

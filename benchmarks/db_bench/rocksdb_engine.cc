@@ -444,6 +444,12 @@ class RocksDBEngine : public Engine {
         return Status::InvalidArgument("--compression_type=" + t,
                                        "is not none, snappy, lz4 or zstd");
     }
+    if (c.memtablerep.value_or("skip_list") != "skip_list") {
+      // RocksDB has other memtables, but no B-tree to compare with.
+      return Status::InvalidArgument("--memtablerep=" + *c.memtablerep,
+                                     "is not a RocksDB memtable this db_bench "
+                                     "maps (skip_list)");
+    }
     if (cache_size == nullptr) return Status::OK();
 
     rocksdb::BlockBasedTableOptions table;

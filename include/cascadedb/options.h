@@ -53,6 +53,20 @@ struct CompressionOptions {
   int level = kDefaultLevel;
 };
 
+// The sorted structure under each memtable. Both keep entries in the same
+// arena with the same encoding; they differ in how a search walks memory.
+enum class MemTableRep : char {
+  // A skiplist (db/skiplist.h): lock-free concurrent inserts.
+  kSkipList = 0,
+  // A B+-tree with key heads in the nodes (db/btree.h): a search touches
+  // a few hot inner nodes and one leaf instead of ~10 cold skiplist nodes
+  // on a large memtable. Concurrent writers take turns on a mutex.
+  kBTree = 1,
+};
+
+// Returns "skiplist" or "btree" ("unknown" otherwise).
+const char* MemTableRepName(MemTableRep rep);
+
 // How WAL recovery treats damage (RocksDB's WALRecoveryMode). Only the tail
 // of the newest WAL may be forgiven by the default mode: damage anywhere
 // else is Corruption naming the file and offset.
@@ -145,6 +159,11 @@ struct Options {
   // the parallel inserts save (db_bench fillrandom, 4 threads: 44K ops/s
   // with it, 84K without; docs/performance.md).
   bool allow_concurrent_memtable_write = false;
+
+  // The memtable's sorted structure (see MemTableRep). Default: kBTree
+  // (RocksDB's memtable is a skiplist; docs/design/20261125-btree-memtable.md
+  // says why we differ).
+  MemTableRep memtable_rep = MemTableRep::kBTree;
 
   // A bloom filter over the user keys of each memtable, of
   // write_buffer_size x memtable_prefix_bloom_size_ratio bytes, used when

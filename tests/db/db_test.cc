@@ -84,6 +84,10 @@ class DBTest : public testing::Test {
     return static_cast<int>(n);
   }
 
+  // Bodies shared by tests that run them with different options.
+  void RunRandomOpsMatchModel();
+  void RunParallelMemtableInserts();
+
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
@@ -221,6 +225,24 @@ TEST_F(DBTest, SnapshotsSeeTheirPast) {
 }
 
 TEST_F(DBTest, RandomOpsMatchModelThroughFlushesAndCompactions) {
+  RunRandomOpsMatchModel();
+}
+
+// The same with each memtable structure named explicitly, whatever the
+// default.
+TEST_F(DBTest, RandomOpsMatchModelWithSkipListMemtable) {
+  options_.memtable_rep = MemTableRep::kSkipList;
+  RunRandomOpsMatchModel();
+}
+
+TEST_F(DBTest, RandomOpsMatchModelWithBTreeMemtable) {
+  options_.memtable_rep = MemTableRep::kBTree;
+  RunRandomOpsMatchModel();
+}
+
+// Random puts and deletes checked against a std::map through flushes,
+// compactions, a reopen and a full compaction.
+void DBTest::RunRandomOpsMatchModel() {
   Open();
   const uint32_t seed = test::RandomSeed();
   Random rnd(seed);
@@ -309,6 +331,20 @@ TEST_F(DBTest, ConcurrentWritersAndReaders) {
 }
 
 TEST_F(DBTest, ParallelMemtableInsertsLoseNothing) {
+  RunParallelMemtableInserts();
+}
+
+TEST_F(DBTest, ParallelMemtableInsertsLoseNothingWithSkipList) {
+  options_.memtable_rep = MemTableRep::kSkipList;
+  RunParallelMemtableInserts();
+}
+
+TEST_F(DBTest, ParallelMemtableInsertsLoseNothingWithBTree) {
+  options_.memtable_rep = MemTableRep::kBTree;
+  RunParallelMemtableInserts();
+}
+
+void DBTest::RunParallelMemtableInserts() {
   options_.allow_concurrent_memtable_write = true;
   Open();
   constexpr int kThreads = 8;
@@ -393,17 +429,7 @@ TEST_F(DBTest, ComparatorMismatchIsRefused) {
   Open();
   ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
   db_.reset();
-  class ReverseComparator : public Comparator {
-   public:
-    const char* Name() const override { return "test.Reverse"; }
-    int Compare(const Slice& a, const Slice& b) const override {
-      return -a.compare(b);
-    }
-    void FindShortestSeparator(std::string*, const Slice&) const override {}
-    void FindShortSuccessor(std::string*) const override {}
-  };
-  ReverseComparator reverse;
-  options_.comparator = &reverse;
+  options_.comparator = test::ReverseBytewiseComparator();
   Status s = TryOpen();
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "cascadedb/comparator.h"
@@ -28,14 +29,16 @@ std::string IKey(const std::string& user_key, SequenceNumber seq,
   return encoded;
 }
 
-// Parameter: whether the memtable has a bloom filter (every behaviour must
-// be the same with and without one).
-class MemTableTest : public ::testing::TestWithParam<bool> {
+// Parameters: whether the memtable has a bloom filter, and its sorted
+// structure (every behaviour must be the same either way).
+class MemTableTest
+    : public ::testing::TestWithParam<std::tuple<bool, MemTableRep>> {
  protected:
   MemTableTest()
       : cmp_(BytewiseComparator()),
         mem_(new MemTable(cmp_, Arena::kDefaultBlockSize,
-                          GetParam() ? 64 * 1024 : 0)) {}
+                          std::get<0>(GetParam()) ? 64 * 1024 : 0,
+                          std::get<1>(GetParam()))) {}
   ~MemTableTest() override {
     if (mem_ != nullptr) mem_->Unref();
   }
@@ -192,6 +195,116 @@ TEST_P(MemTableTest, EmptyMemTableReportsZeroBytesPerEntry) {
   EXPECT_EQ(0.0, mem_->OverheadBytesPerEntry());
 }
 
+TEST_P(MemTableTest, UsesTheRequestedStructure) {
+  EXPECT_EQ(std::get<1>(GetParam()), mem_->rep());
+}
+
+// Entries in random order, with several versions of some keys, and seeks
+// from every kind of target: the memtable agrees with a std::map of the
+// same internal keys, forwards and backwards.
+TEST_P(MemTableTest, RandomEntriesMatchAnOrderedMap) {
+  Random rnd(301);
+  struct ByInternalKey {
+    const InternalKeyComparator* cmp;
+    bool operator()(const std::string& a, const std::string& b) const {
+      return cmp->Compare(a, b) < 0;
+    }
+  };
+  std::map<std::string, std::string, ByInternalKey> model(ByInternalKey{&cmp_});
+  for (SequenceNumber seq = 1; seq <= 20000; seq++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016u", rnd.Uniform(5000));
+    const bool del = rnd.OneIn(8);
+    const std::string value = del ? "" : "v" + std::to_string(seq);
+    ASSERT_OK(mem_->Add(seq, del ? kTypeDeletion : kTypeValue, key, value));
+    model[IKey(key, seq, del ? kTypeDeletion : kTypeValue)] = value;
+  }
+  std::unique_ptr<Iterator> iter(mem_->NewIterator());
+  auto it = model.begin();
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++it) {
+    ASSERT_TRUE(it != model.end());
+    ASSERT_EQ(it->first, iter->key().ToString());
+    ASSERT_EQ(it->second, iter->value().ToString());
+  }
+  EXPECT_TRUE(it == model.end());
+  auto rit = model.rbegin();
+  for (iter->SeekToLast(); iter->Valid(); iter->Prev(), ++rit) {
+    ASSERT_TRUE(rit != model.rend());
+    ASSERT_EQ(rit->first, iter->key().ToString());
+  }
+  EXPECT_TRUE(rit == model.rend());
+  for (int i = 0; i < 2000; i++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016u", rnd.Uniform(5100));
+    const std::string target = IKey(key, rnd.Uniform(21000), kTypeValue);
+    iter->Seek(target);
+    auto lb = model.lower_bound(target);
+    ASSERT_EQ(lb != model.end(), iter->Valid()) << target;
+    if (iter->Valid()) {
+      ASSERT_EQ(lb->first, iter->key().ToString());
+    }
+  }
+}
+
+// With a user comparator that is not bytewise, the B-tree cannot order by
+// key bytes and must fall back to the comparator everywhere.
+TEST_P(MemTableTest, NonBytewiseComparatorOrdersEntries) {
+  InternalKeyComparator cmp(test::ReverseBytewiseComparator());
+  MemTable* mem =
+      new MemTable(cmp, Arena::kDefaultBlockSize, 0, std::get<1>(GetParam()));
+  for (int i = 0; i < 3000; i++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d", (i * 7919) % 3000);
+    ASSERT_OK(mem->Add(i + 1, kTypeValue, key, "v"));
+  }
+  std::unique_ptr<Iterator> iter(mem->NewIterator());
+  int n = 0;
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), n++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d", 2999 - n);
+    ASSERT_EQ(key, ExtractUserKey(iter->key()).ToString());
+  }
+  EXPECT_EQ(3000, n);
+  LookupKey lkey("0000000000001234", kMaxSequenceNumber);
+  std::string value;
+  Status s;
+  EXPECT_TRUE(mem->Get(lkey, &value, &s));
+  iter.reset();
+  mem->Unref();
+}
+
+// Bytes per entry of 50000 entries with 16-byte keys and 100-byte values,
+// inserted in the given order.
+double BytesPerEntryOf16ByteKeys(MemTableRep rep, bool ascending) {
+  InternalKeyComparator cmp(BytewiseComparator());
+  // 64 KiB blocks: the unused tail of the last block is then negligible
+  // next to 50000 entries (a 64 MiB buffer's 1 MiB blocks would need
+  // millions of entries to say the same).
+  MemTable* mem = new MemTable(cmp, 64 << 10, 0, rep);
+  const std::string value(100, 'v');
+  constexpr int kEntries = 50000;
+  for (int i = 0; i < kEntries; i++) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d",
+                  ascending ? i : (i * 7919) % kEntries);
+    EXPECT_OK(mem->Add(i + 1, kTypeValue, Slice(key, 16), value));
+  }
+  const double bytes = mem->BytesPerEntry();
+  mem->Unref();
+  return bytes;
+}
+
+// The B-tree's leaves fill to ~70% under random inserts (100% ascending):
+// its slots (16 bytes each) cost a little more than a skiplist node.
+TEST(MemTableMemoryTest, BTreeEntryCostsAtMost156BytesAscendingAnd160Random) {
+  const double ascending = BytesPerEntryOf16ByteKeys(MemTableRep::kBTree, true);
+  const double random = BytesPerEntryOf16ByteKeys(MemTableRep::kBTree, false);
+  EXPECT_LE(ascending, 156.0);
+  EXPECT_LE(random, 160.0);
+  EXPECT_GT(ascending, 116.0);
+  EXPECT_GT(random, ascending);  // Half-full leaves after random splits.
+}
+
 TEST(MemTableMemoryTest, EntryOf16ByteKeyAnd100ByteValueCostsAtMost156Bytes) {
   InternalKeyComparator cmp(BytewiseComparator());
   // 64 KiB blocks: the unused tail of the last block is then negligible
@@ -295,7 +408,11 @@ TEST_P(MemTableTest, ConcurrentAddsAreAllVisible) {
   EXPECT_EQ(kTotal, count);
 }
 
-INSTANTIATE_TEST_SUITE_P(Bloom, MemTableTest, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(
+    BloomAndRep, MemTableTest,
+    ::testing::Combine(::testing::Bool(),
+                       ::testing::Values(MemTableRep::kSkipList,
+                                         MemTableRep::kBTree)));
 
 TEST(MemTableBloomTest, BloomBitsFollowTheOptions) {
   Options o;

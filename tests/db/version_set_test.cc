@@ -36,17 +36,6 @@ struct Entry {
   std::string value;
 };
 
-// A user-key order with its own name, to open a database made with another.
-class ReverseComparator : public Comparator {
- public:
-  int Compare(const Slice& a, const Slice& b) const override {
-    return BytewiseComparator()->Compare(b, a);
-  }
-  const char* Name() const override { return "test.ReverseComparator"; }
-  void FindShortestSeparator(std::string*, const Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
-
 // An Env whose MANIFEST syncs can be held, to look at the state while a
 // LogAndApply is in the middle of writing.
 class BlockingEnv : public EnvWrapper {
@@ -392,8 +381,7 @@ TEST_F(VersionSetTest, ComparatorMismatchIsInvalidArgument) {
   VersionEdit edit;
   edit.AddFile(1, FakeFile(11, "a", "b"));
   ASSERT_OK(Apply(&edit));
-  ReverseComparator reverse;
-  const InternalKeyComparator reverse_icmp(&reverse);
+  const InternalKeyComparator reverse_icmp(test::ReverseBytewiseComparator());
   MutexLock l(&mu_);
   VersionSet other(dir_.path(), &options_, EnvOptions(), table_cache_.get(),
                    &reverse_icmp);

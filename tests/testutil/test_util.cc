@@ -37,9 +37,9 @@ std::string SanitizedTestName() {
 
 TempDir::TempDir() {
   const char* base = std::getenv("TEST_TMPDIR");
-  std::filesystem::path root =
-      base != nullptr ? std::filesystem::path(base)
-                      : std::filesystem::temp_directory_path();
+  std::filesystem::path root = base != nullptr
+                                   ? std::filesystem::path(base)
+                                   : std::filesystem::temp_directory_path();
   static int counter = 0;
   path_ = (root / ("cascadedb-" + std::to_string(getpid()) + "-" +
                    std::to_string(counter++) + "-" + SanitizedTestName()))
@@ -85,6 +85,20 @@ std::string RandomBytes(uint32_t* state, size_t len, bool printable) {
                           : static_cast<char>(x & 0xff);
   }
   return result;
+}
+
+const Comparator* ReverseBytewiseComparator() {
+  class Reverse : public Comparator {
+   public:
+    const char* Name() const override { return "test.ReverseComparator"; }
+    int Compare(const Slice& a, const Slice& b) const override {
+      return b.compare(a);
+    }
+    void FindShortestSeparator(std::string*, const Slice&) const override {}
+    void FindShortSuccessor(std::string*) const override {}
+  };
+  static const Reverse* reverse = new Reverse;
+  return reverse;
 }
 
 }  // namespace test

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cascadedb/comparator.h"
 #include "cascadedb/status.h"
 
 namespace cascadedb {
@@ -45,6 +46,11 @@ class TempDir {
 // The seed for randomized tests: CASCADEDB_TEST_SEED if set, else a value
 // from the clock. It is printed so a failure can be replayed.
 uint32_t RandomSeed();
+
+// The reverse of the bytewise order, named "test.ReverseComparator": a user
+// comparator that is not bytewise, and a name no database made with the
+// default comparator has. Thread-safe; lives forever.
+const Comparator* ReverseBytewiseComparator();
 
 // A string of len random bytes (or random printable bytes).
 std::string RandomBytes(uint32_t* state, size_t len, bool printable = false);
