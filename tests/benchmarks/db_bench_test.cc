@@ -327,6 +327,9 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.memtable_prefix_bloom_size_ratio,
             FLAGS_memtable_bloom_size_ratio);
   EXPECT_EQ(o.memtable_whole_key_filtering, FLAGS_memtable_whole_key_filtering);
+  EXPECT_EQ(MemTableRepName(o.memtable_rep), FLAGS_memtablerep == "skip_list"
+                                                 ? std::string("skiplist")
+                                                 : FLAGS_memtablerep);
   EXPECT_EQ(static_cast<int64_t>(o.block_cache_size), FLAGS_cache_size);
   EXPECT_EQ(static_cast<int64_t>(o.block_size), FLAGS_block_size);
   EXPECT_EQ(o.delayed_write_rate, FLAGS_delayed_write_rate);
@@ -489,6 +492,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--threads=0",
       "--compression_ratio=1.5",
       "--memtable_bloom_size_ratio=0.5",
+      "--memtablerep=vector",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -613,6 +617,25 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
     ASSERT_GE(depth, 0);
   }
   EXPECT_EQ(0, depth);
+}
+
+// --memtablerep reaches the engine: the summary's effective options name
+// the structure the database was opened with.
+TEST(DbBenchTest, MemtablerepChoosesTheMemtableStructure) {
+  for (const char* rep : {"skip_list", "btree"}) {
+    test::TempDir dir;
+    const std::string report = dir.File("report");
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") + " --num=1000 --memtablerep=" + rep +
+                 " --benchmarks=fillrandom,readseq --stats_interval_seconds=0" +
+                 " --report_dir=" + report);
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    const std::string summary = ReadFile(report + "/summary.json");
+    const std::string expected =
+        std::string("\"memtable_rep=") +
+        (std::string(rep) == "btree" ? "btree" : "skiplist") + "\"";
+    EXPECT_NE(std::string::npos, summary.find(expected)) << rep;
+  }
 }
 
 }  // namespace
