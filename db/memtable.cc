@@ -210,7 +210,7 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   size_t encoded_len;
   Status s = CheckEntry(type, key, value, &encoded_len);
   if (!s.ok()) return s;
-  // The filter's line loads while the skiplist is walked.
+  // The filter's line loads while the skiplist or tree is searched.
   const uint32_t bloom_hash = bloom_ != nullptr ? DynamicBloom::HashOf(key) : 0;
   if (bloom_ != nullptr) bloom_->Prefetch(bloom_hash);
   if (!InsertEntry(/*concurrent=*/false, encoded_len, seq, type, key, value)) {

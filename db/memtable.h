@@ -74,9 +74,9 @@ class MemTable {
   // bloom_bits > 0 gives it a bloom filter over the user keys added
   // (util/dynamic_bloom.h), allocated from the arena (so it counts in
   // ApproximateMemoryUsage): Get answers "not here" for most absent keys
-  // without walking the skiplist. Like the tables' filters, it requires a
-  // user comparator under which equal keys have equal bytes. rep chooses
-  // the sorted structure.
+  // without searching the skiplist or tree. Like the tables' filters, it
+  // requires a user comparator under which equal keys have equal bytes. rep
+  // chooses the sorted structure.
   explicit MemTable(const InternalKeyComparator& comparator,
                     size_t arena_block_size = Arena::kDefaultBlockSize,
                     uint64_t bloom_bits = 0,
@@ -117,8 +117,8 @@ class MemTable {
   // there is one: a value (stored in *value, *s left unchanged) or a
   // deletion (*s = NotFound, *value unchanged). Returns false, changing
   // nothing, if the memtable has no visible entry for the key. When the
-  // bloom filter answers without a skiplist search, *bloom_skips (if not
-  // null) is incremented.
+  // bloom filter answers without a search, *bloom_skips (if not null) is
+  // incremented.
   bool Get(const LookupKey& key, std::string* value, Status* s,
            uint64_t* bloom_skips = nullptr) const;
 
@@ -153,8 +153,8 @@ class MemTable {
   }
 
   // Arena bytes per entry (0 when empty): what an entry costs in memory,
-  // its encoding, skiplist node and arena slack included. Feeds the
-  // "cascadedb.memtable-bytes-per-entry" property.
+  // its encoding, skiplist node or tree slots, and arena slack included.
+  // Feeds the "cascadedb.memtable-bytes-per-entry" property.
   double BytesPerEntry() const;
 
   // Arena bytes per entry minus user bytes per entry: the memtable's
