@@ -245,7 +245,8 @@ class BTree {
 #endif
   }
 
-  // Starts loading a node's first lines (header and first slots).
+  // Starts loading a node: a whole leaf, or an inner node's header and
+  // separators (its children pointers follow; inner nodes stay cached).
   static void PrefetchNode(const Node* n) {
     const char* p = reinterpret_cast<const char*>(n);
     for (size_t off = 0; off < sizeof(Leaf); off += 64) {
@@ -295,9 +296,7 @@ class BTree {
   // Prepares key (whose bytes are kb) for a search in node n.
   static Probe MakeProbe(const Node* n, const Slice& kb) {
     Probe p{0, 0};
-    int plen = n->prefix_len.load(std::memory_order_relaxed);
-    if (plen < 0 || plen > kMaxPrefix)
-      plen = 0;  // Torn read: validation fails.
+    const int plen = n->prefix_len.load(std::memory_order_relaxed);
     if (plen > 0) {
       char prefix[kMaxPrefix];
       LoadPrefix(n, prefix);
@@ -418,11 +417,17 @@ class BTree {
   // unpublished.
   void FitPrefix(Node* n, Slot* slots, int count, const Slice& kb);
 
-  // Writes slot i of slots (writer).
+  // Writes key and its head after prefix_len bytes into s (writer).
   void SetSlot(Slot* s, const Key& key, int prefix_len) const {
     s->head.store(HeadAt(compare_.Bytes(key), static_cast<size_t>(prefix_len)),
                   std::memory_order_relaxed);
     s->key.store(key, std::memory_order_relaxed);
+  }
+  // Shifts slots [i, n) one to the right and writes key at i (writer).
+  void InsertSlot(Slot* slots, int n, int i, const Key& key,
+                  int prefix_len) const {
+    for (int j = n; j > i; j--) CopySlot(&slots[j], slots[j - 1]);
+    SetSlot(&slots[i], key, prefix_len);
   }
   static void CopySlot(Slot* dst, const Slot& src) {
     dst->head.store(src.head.load(std::memory_order_relaxed),
@@ -455,7 +460,6 @@ class BTree {
   Leaf* const first_leaf_;  // The leftmost leaf, forever.
 
   std::atomic<Node*> root_;
-  int depth_ = 1;  // Levels, leaves included. Writer only.
 
   // Serializes InsertConcurrently.
   Mutex insert_mu_;
@@ -498,8 +502,7 @@ const typename BTree<Key, Comparator>::Leaf* BTree<Key, Comparator>::FindLeaf(
     bool consistent = true;
     while (!node->leaf) {
       const Inner* inner = static_cast<const Inner*>(node);
-      int count = inner->count.load(std::memory_order_acquire);
-      if (count < 0 || count > kInnerSlots) count = 0;  // Torn: revalidated.
+      const int count = inner->count.load(std::memory_order_acquire);
       int c = count;
       if (key != nullptr) {
         c = Rank(inner->slots, count, *key, MakeProbe(inner, kb), or_equal);
@@ -528,8 +531,7 @@ template <typename Key, class Comparator>
 bool BTree<Key, Comparator>::SettleForward(const Leaf* leaf, uint64_t v, int i,
                                            Iterator* it) const {
   while (true) {
-    int count = leaf->count.load(std::memory_order_acquire);
-    if (count < 0 || count > kLeafSlots) count = 0;
+    const int count = leaf->count.load(std::memory_order_acquire);
     if (i < count) {
       const Key k = leaf->slots[i].key.load(std::memory_order_relaxed);
       PrefetchKeyAhead(leaf, i, count);
@@ -560,11 +562,10 @@ void BTree<Key, Comparator>::FindFirst(const Key& target, bool strict,
   while (true) {
     uint64_t v;
     const Leaf* leaf = FindLeaf(&target, /*or_equal=*/true, &v);
-    int count = leaf->count.load(std::memory_order_acquire);
-    if (count < 0 || count > kLeafSlots) count = 0;
+    const int count = leaf->count.load(std::memory_order_acquire);
     const Probe p = MakeProbe(leaf, kb);
     const int i = Rank(leaf->slots, count, target, p, /*or_equal=*/strict);
-    if (!Validate(leaf, v)) continue;
+    // SettleForward validates v before it answers.
     if (SettleForward(leaf, v, i, it)) return;
   }
 }
@@ -576,8 +577,7 @@ void BTree<Key, Comparator>::FindLast(const Key* target, bool or_equal,
   while (true) {
     uint64_t v;
     const Leaf* leaf = FindLeaf(target, or_equal, &v);
-    int count = leaf->count.load(std::memory_order_acquire);
-    if (count < 0 || count > kLeafSlots) count = 0;
+    const int count = leaf->count.load(std::memory_order_acquire);
     int i = count;
     if (target != nullptr) {
       i = Rank(leaf->slots, count, *target, MakeProbe(leaf, kb), or_equal);
@@ -673,6 +673,7 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
     Inner* inner = static_cast<Inner*>(node);
     const int count = inner->count.load(std::memory_order_relaxed);
     const int c = Rank(inner->slots, count, key, MakeProbe(inner, kb), true);
+    assert(depth < kMaxDepth);
     path[depth] = inner;
     child_pos[depth] = c;
     depth++;
@@ -687,8 +688,9 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
   }
 
   LockNode(leaf);
-  if (count == 0 && leaf == first_leaf_ && depth == 0) {
-    // The first key: the prefix starts as the key itself.
+  if (count == 0) {
+    // The first key (only the first leaf is ever empty): the prefix starts
+    // as the key itself.
     const int len =
         static_cast<int>(kb.size() < kMaxPrefix ? kb.size() : kMaxPrefix);
     SetPrefix(leaf, kb, len);
@@ -697,9 +699,7 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
   }
   const int plen = leaf->prefix_len.load(std::memory_order_relaxed);
   if (count < kLeafSlots) {
-    for (int j = count; j > i; j--)
-      CopySlot(&leaf->slots[j], leaf->slots[j - 1]);
-    SetSlot(&leaf->slots[i], key, plen);
+    InsertSlot(leaf->slots, count, i, key, plen);
     leaf->count.store(count + 1, std::memory_order_release);
     UnlockNode(leaf);
     size_.store(size_.load(std::memory_order_relaxed) + 1,
@@ -723,10 +723,7 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
     }
     if (j < count) CopySlot(&right->slots[r++], leaf->slots[j]);
   }
-  if (i < mid) {
-    for (int j = mid; j > i; j--) CopySlot(&leaf->slots[j], leaf->slots[j - 1]);
-    SetSlot(&leaf->slots[i], key, plen);
-  }
+  if (i < mid) InsertSlot(leaf->slots, mid, i, key, plen);
   right->count.store(r, std::memory_order_release);
   right->next.store(leaf->next.load(std::memory_order_relaxed),
                     std::memory_order_relaxed);
@@ -762,8 +759,6 @@ void BTree<Key, Comparator>::InsertIntoParent(Inner** path, int* child_pos,
     // old root is still locked by the caller, so a reader that started
     // from it notices.
     root_.store(root, std::memory_order_release);
-    depth_++;
-    assert(depth_ < kMaxDepth);
     return;
   }
   Inner* inner = path[depth];

@@ -313,8 +313,7 @@ void DBImpl::StatsDumpLoop() {
 MemTable* DBImpl::NewMemTable() const {
   return new MemTable(icmp_,
                       MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
-                      MemTable::BloomBitsFor(options_),
-                      options_.memtable_rep);
+                      MemTable::BloomBitsFor(options_), options_.memtable_rep);
 }
 
 Status DBImpl::NewDB() {

@@ -183,6 +183,15 @@ void Shuffle(std::vector<T>* v, Random64* rnd) {
   }
 }
 
+// 0, 1, ..., n - 1 in an order drawn from seed.
+std::vector<size_t> ShuffledIndexes(size_t n, uint32_t seed) {
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; i++) order[i] = i;
+  Random64 rnd(seed);
+  Shuffle(&order, &rnd);
+  return order;
+}
+
 // A value for a fixed-width key: full-width, or with leading zero bytes
 // (long node prefixes), or next to an earlier value (keys sharing 7 of 8
 // bytes). Never 0 or UINT64_MAX, which stay free as targets below the
@@ -1121,10 +1130,7 @@ void CheckReadersDuringInserts(const KeyTable& table, const Gap& gap,
   const size_t n = table.size();
   auto show = [&](size_t i) { return Cmp::Show(table.key(i)); };
   // The writer inserts table.key(order[0]), table.key(order[1]), ...
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; i++) order[i] = i;
-  Random64 shuffle_rnd(seed);
-  Shuffle(&order, &shuffle_rnd);
+  const std::vector<size_t> order = ShuffledIndexes(n, seed);
   std::vector<size_t> position(n);  // position[order[j]] == j
   for (size_t j = 0; j < n; j++) position[order[j]] = j;
 
@@ -1366,10 +1372,7 @@ TEST(BTreeTest, ConcurrentInsertersWithDisjointKeys) {
   std::vector<uint64_t> values = DistinctValues(seed, kThreads * kPerThread);
   std::sort(values.begin(), values.end());
   const KeyTable table = FixedKeyTable(values);
-  std::vector<size_t> order(values.size());
-  for (size_t i = 0; i < order.size(); i++) order[i] = i;
-  Random64 rnd(seed);
-  Shuffle(&order, &rnd);
+  const std::vector<size_t> order = ShuffledIndexes(values.size(), seed);
 
   Arena arena;
   FixedTree tree(FixedComparator(), &arena);
@@ -1468,10 +1471,7 @@ TEST(BTreeTest, ReaderSeesOrderedKeysDuringConcurrentInserters) {
   std::vector<uint64_t> values = DistinctValues(seed, kWriters * kPerThread);
   std::sort(values.begin(), values.end());
   const KeyTable table = FixedKeyTable(values);
-  std::vector<size_t> order(values.size());
-  for (size_t i = 0; i < order.size(); i++) order[i] = i;
-  Random64 rnd(seed);
-  Shuffle(&order, &rnd);
+  const std::vector<size_t> order = ShuffledIndexes(values.size(), seed);
 
   Arena arena;
   FixedTree tree(FixedComparator(), &arena);
