@@ -256,20 +256,31 @@ class BTree {
 
   // A scan reads the keys of a leaf one after another; when keys are
   // pointers their targets are scattered (a memtable's entries sit in
-  // insertion order), so start loading the one a few slots ahead, or the
-  // next leaf near the end. Only a hint: nothing read here is trusted.
+  // insertion order), so start loading the one kAhead slots ahead, which
+  // near a leaf's end is in the next leaf; that leaf is loaded kAhead
+  // steps before it is needed. Only a hint: nothing read here is trusted.
   static void PrefetchKeyAhead(const Leaf* leaf, int i, int count) {
-    constexpr int kAhead = 4;
-    if (i + kAhead < count) {
-      if constexpr (std::is_pointer<Key>::value) {
-        const char* p = reinterpret_cast<const char*>(
-            leaf->slots[i + kAhead].key.load(std::memory_order_relaxed));
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
-      }
-    } else if (i + kAhead == count) {
+    constexpr int kAhead = 8;
+    const int ahead = i + kAhead;
+    if (ahead + kAhead == count || (i == 0 && count < 2 * kAhead)) {
       const Leaf* next = leaf->next.load(std::memory_order_relaxed);
       if (next != nullptr) PrefetchNode(next);
+    }
+    if constexpr (std::is_pointer<Key>::value) {
+      const Leaf* in = leaf;
+      int j = ahead;
+      if (j >= count) {
+        // The slot ahead is in the next leaf, loaded a few steps ago.
+        in = leaf->next.load(std::memory_order_relaxed);
+        j -= count;
+        if (in == nullptr || j >= in->count.load(std::memory_order_relaxed)) {
+          return;
+        }
+      }
+      const char* p = reinterpret_cast<const char*>(
+          in->slots[j].key.load(std::memory_order_relaxed));
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 64);
     }
   }
 

@@ -72,15 +72,23 @@ const InternalKeyComparator& Comparator() {
   return *cmp;
 }
 
-MemTable* NewMemTable(size_t arena_block_size) {
-  return new MemTable(Comparator(), arena_block_size);
+// The sorted structure a benchmark argument names: 0 = the B+-tree (the
+// default), 1 = the skiplist.
+MemTableRep RepArg(int64_t arg) {
+  return arg == 0 ? MemTableRep::kBTree : MemTableRep::kSkipList;
+}
+
+MemTable* NewMemTable(size_t arena_block_size,
+                      MemTableRep rep = MemTableRep::kBTree) {
+  return new MemTable(Comparator(), arena_block_size, /*bloom_bits=*/0, rep);
 }
 
 // The arena block size the engine uses for the default 64 MiB buffer.
 size_t DefaultBlockSize() { return MemTable::ArenaBlockSizeFor(64 << 20); }
 
-MemTable* Fill(const std::vector<std::string>& keys, size_t block_size) {
-  MemTable* mem = NewMemTable(block_size);
+MemTable* Fill(const std::vector<std::string>& keys, size_t block_size,
+               MemTableRep rep = MemTableRep::kBTree) {
+  MemTable* mem = NewMemTable(block_size, rep);
   const std::string value(kValueSize, 'v');
   SequenceNumber seq = 1;
   for (const std::string& k : keys) {
@@ -91,13 +99,14 @@ MemTable* Fill(const std::vector<std::string>& keys, size_t block_size) {
 }
 
 // Inserts a buffer's worth of entries into a fresh memtable per iteration.
-// Arg: key order.
+// Args: key order, structure (RepArg).
 void BM_MemTableInsert(benchmark::State& state) {
   const int order = static_cast<int>(state.range(0));
+  const MemTableRep rep = RepArg(state.range(1));
   const std::vector<std::string> keys = Keys(kBufferEntries, order);
   const std::string value(kValueSize, 'v');
   for (auto _ : state) {
-    MemTable* mem = NewMemTable(DefaultBlockSize());
+    MemTable* mem = NewMemTable(DefaultBlockSize(), rep);
     SequenceNumber seq = 1;
     for (const std::string& k : keys) {
       Status s = mem->Add(seq++, kTypeValue, k, value);
@@ -107,15 +116,13 @@ void BM_MemTableInsert(benchmark::State& state) {
     mem->Unref();
     state.ResumeTiming();
   }
-  state.SetLabel(OrderName(order));
+  state.SetLabel(std::string(OrderName(order)) + " " + MemTableRepName(rep));
   state.SetItemsProcessed(state.iterations() * kBufferEntries);
   state.SetBytesProcessed(state.iterations() * kBufferEntries *
                           (kKeySize + kValueSize));
 }
 BENCHMARK(BM_MemTableInsert)
-    ->Arg(kSequential)
-    ->Arg(kReverse)
-    ->Arg(kRandom)
+    ->ArgsProduct({{kSequential, kReverse, kRandom}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 // Random-order inserts by several writers into one memtable with
@@ -187,11 +194,23 @@ BENCHMARK(BM_MemTableBytesPerEntry)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
-// Point lookups on a 1M-entry memtable. Arg: 0 = keys present, 1 = absent
-// (falling between present keys).
+// 1M random-order entries in the given structure, built once per process
+// and kept (the lookups and the scan read them).
+MemTable* BigMemTable(MemTableRep rep) {
+  static MemTable* tables[2] = {nullptr, nullptr};
+  MemTable*& mem = tables[rep == MemTableRep::kBTree ? 0 : 1];
+  if (mem == nullptr) {
+    mem = Fill(Keys(kBigEntries, kRandom), DefaultBlockSize(), rep);
+  }
+  return mem;
+}
+
+// Point lookups on a 1M-entry memtable. Args: 0 = keys present, 1 = absent
+// (falling between present keys); structure (RepArg).
 void BM_MemTableGet(benchmark::State& state) {
   const bool miss = state.range(0) == 1;
-  static MemTable* mem = Fill(Keys(kBigEntries, kRandom), DefaultBlockSize());
+  const MemTableRep rep = RepArg(state.range(1));
+  MemTable* mem = BigMemTable(rep);
   std::vector<std::string> probes;
   Random64 rnd(17);
   for (int i = 0; i < 100000; i++) {
@@ -208,14 +227,16 @@ void BM_MemTableGet(benchmark::State& state) {
     if (++i == probes.size()) i = 0;
   }
   if ((found > 0) == miss) state.SkipWithError("unexpected lookup results");
-  state.SetLabel(miss ? "miss" : "hit");
+  state.SetLabel(std::string(miss ? "miss " : "hit ") + MemTableRepName(rep));
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_MemTableGet)->Arg(0)->Arg(1);
+BENCHMARK(BM_MemTableGet)->ArgsProduct({{0, 1}, {0, 1}});
 
-// A full forward scan of a 1M-entry memtable (what a flush does).
+// A full forward scan of a 1M-entry memtable (what a flush does). Arg:
+// structure (RepArg).
 void BM_MemTableIterate(benchmark::State& state) {
-  static MemTable* mem = Fill(Keys(kBigEntries, kRandom), DefaultBlockSize());
+  const MemTableRep rep = RepArg(state.range(0));
+  MemTable* mem = BigMemTable(rep);
   for (auto _ : state) {
     std::unique_ptr<Iterator> iter(mem->NewIterator());
     int64_t n = 0;
@@ -225,9 +246,10 @@ void BM_MemTableIterate(benchmark::State& state) {
     }
     if (n != kBigEntries) state.SkipWithError("wrong entry count");
   }
+  state.SetLabel(MemTableRepName(rep));
   state.SetItemsProcessed(state.iterations() * kBigEntries);
 }
-BENCHMARK(BM_MemTableIterate)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemTableIterate)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // Dropping a 1M-entry memtable: freeing its arena blocks, nothing per
 // entry. Arg: arena block size.
