@@ -165,6 +165,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.block_cache = block_cache_.get();
   table_options_.cache_index_and_filter_blocks =
       options_.cache_index_and_filter_blocks;
+  table_options_.long_scan_blocks = options_.long_scan_blocks;
   table_options_.readahead_size = options_.compaction_readahead_size;
   table_options_.statistics = stats_;
 

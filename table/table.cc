@@ -2,6 +2,7 @@
 
 #include "table/table.h"
 
+#include <algorithm>
 #include <cassert>
 #include <memory>
 #include <string>
@@ -66,6 +67,12 @@ struct Table::IteratorState {
   const Table* table;
   RandomAccessFile* file;  // file_ or readahead
   std::unique_ptr<RandomAccessFile> readahead;
+  // The file range [start, end) of the data block this iterator opened
+  // last, trailer included, and how many blocks in a row, ending with it,
+  // were adjacent in the file: a sequential run in either direction.
+  uint64_t last_block_start = UINT64_MAX;
+  uint64_t last_block_end = UINT64_MAX;
+  uint64_t run_blocks = 0;
 
   static void Delete(void* state, void* /*unused*/) {
     delete static_cast<IteratorState*>(state);
@@ -337,7 +344,8 @@ Iterator* Table::NewBlockIterator(Block* block,
 
 Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
                                       const ReadOptions& options,
-                                      const Slice& index_value) const {
+                                      const Slice& index_value,
+                                      IteratorState* scan) const {
   BlockHandle handle;
   Slice input = index_value;
   Status s = handle.DecodeFrom(&input);
@@ -347,10 +355,33 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
     s = Status::Corruption("data block handle out of range" +
                            AtOffset(handle.offset()));
   }
+  const ReadOptions* read_options = &options;
+  ReadOptions no_fill;
+  if (s.ok() && scan != nullptr) {
+    const uint64_t end = handle.offset() + handle.size() + kBlockTrailerSize;
+    const bool forward = handle.offset() == scan->last_block_end;
+    if (forward || end == scan->last_block_start) {
+      scan->run_blocks++;
+    } else {
+      scan->run_blocks = 1;
+    }
+    scan->last_block_start = handle.offset();
+    scan->last_block_end = end;
+    // A forward scan will want the next block a few microseconds from now;
+    // its mapped bytes are cold (a hardware prefetcher stops at the page
+    // boundary), so start loading them.
+    if (forward) PrefetchBlockAfter(handle);
+    if (options_.long_scan_blocks > 0 &&
+        scan->run_blocks > options_.long_scan_blocks && options.fill_cache) {
+      no_fill = options;
+      no_fill.fill_cache = false;
+      read_options = &no_fill;
+    }
+  }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
   if (s.ok()) {
-    s = ReadBlockCached(file, options, handle, /*is_index=*/false, &block,
+    s = ReadBlockCached(file, *read_options, handle, /*is_index=*/false, &block,
                         &cache_handle);
   }
   if (!s.ok()) return NewErrorIterator(s);
@@ -359,8 +390,22 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
 
 Iterator* Table::DataBlockFunction(void* arg, const ReadOptions& options,
                                    const Slice& index_value) {
-  const IteratorState* state = static_cast<const IteratorState*>(arg);
-  return state->table->NewDataBlockIterator(state->file, options, index_value);
+  IteratorState* state = static_cast<IteratorState*>(arg);
+  return state->table->NewDataBlockIterator(state->file, options, index_value,
+                                            state);
+}
+
+void Table::PrefetchBlockAfter(const BlockHandle& handle) const {
+  if (!file_->ReturnsOwnMemory()) return;
+  const uint64_t next = handle.offset() + handle.size() + kBlockTrailerSize;
+  if (next >= data_end_) return;
+  const size_t n = static_cast<size_t>(
+      std::min<uint64_t>(handle.size() + kBlockTrailerSize, data_end_ - next));
+  Slice bytes;
+  if (!file_->Read(next, n, &bytes, nullptr).ok()) return;  // only a hint
+  for (size_t off = 0; off < bytes.size(); off += 64) {
+    __builtin_prefetch(bytes.data() + off);
+  }
 }
 
 Iterator* Table::NewIndexIterator(const ReadOptions& options) const {

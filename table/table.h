@@ -144,9 +144,18 @@ class Table {
   // An iterator over a block that releases (or deletes) it when destroyed.
   Iterator* NewBlockIterator(Block* block, Cache::Handle* cache_handle) const;
   // Opens the data block named by an index entry's value (never null).
+  // scan is the table iterator's state when a scan opens the block (null
+  // for a point lookup): a block adjacent to the one it opened before
+  // continues a sequential run; going forward the next block's bytes are
+  // prefetched, and a run longer than long_scan_blocks stops filling the
+  // block cache.
   Iterator* NewDataBlockIterator(RandomAccessFile* file,
                                  const ReadOptions& options,
-                                 const Slice& index_value) const;
+                                 const Slice& index_value,
+                                 IteratorState* scan = nullptr) const;
+  // Starts loading into the CPU caches the bytes after the block at
+  // handle, about one block's worth, if the file is mapped.
+  void PrefetchBlockAfter(const BlockHandle& handle) const;
   static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
                                      const Slice& index_value);
   Iterator* NewIndexIterator(const ReadOptions& options) const;

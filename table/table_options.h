@@ -62,6 +62,11 @@ struct TableOptions {
   // Default: false.
   bool cache_index_and_filter_blocks = false;
 
+  // After this many data blocks read in file order (forward or backward) by
+  // one table iterator, the iterator's further blocks are not added to
+  // block_cache (Options::long_scan_blocks). 0 = always fill. Default: 16.
+  size_t long_scan_blocks = 16;
+
   // Readahead buffer, in bytes, of iterators created for compaction
   // (Table::NewIterator(options, /*for_compaction=*/true)): they read the
   // file in chunks of this size rather than block by block. 0 = off.

@@ -160,6 +160,7 @@ class CascadeDBEngine : public Engine {
         "memtable_rep=" + std::string(MemTableRepName(o.memtable_rep)),
         "block_cache_size=" + u(CacheSize()),
         "block_size=" + u(o.block_size),
+        "long_scan_blocks=" + u(o.long_scan_blocks),
         "delayed_write_rate=" + u(o.delayed_write_rate),
         "soft_pending_compaction_bytes_limit=" +
             u(o.soft_pending_compaction_bytes_limit),
@@ -365,6 +366,7 @@ class CascadeDBEngine : public Engine {
     }
     if (c.cache_size) o->block_cache_size = *c.cache_size;
     if (c.block_size) o->block_size = *c.block_size;
+    if (c.long_scan_blocks) o->long_scan_blocks = *c.long_scan_blocks;
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
     if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
     if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;

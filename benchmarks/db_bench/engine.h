@@ -62,6 +62,7 @@ struct EngineConfig {
   std::optional<bool> memtable_whole_key_filtering;
   std::optional<uint64_t> cache_size;  // 0 = no block cache
   std::optional<uint64_t> block_size;
+  std::optional<uint64_t> long_scan_blocks;  // 0 = scans fill the cache
   // I/O.
   std::optional<bool> use_direct_reads;
   std::optional<bool> mmap_read;

@@ -120,6 +120,10 @@ DEFINE_bool(memtable_whole_key_filtering, true,
             "Filter whole keys with the memtable bloom filter (not given: "
             "the engine's default)");
 DEFINE_int64(block_size, 4096, "Uncompressed bytes per SST data block");
+DEFINE_uint64(long_scan_blocks, 16,
+              "A scan stops adding a table's blocks to the block cache after "
+              "this many in a row; 0: scans fill the cache (not given: the "
+              "engine's default; LevelDB and RocksDB take only 0)");
 DEFINE_bool(sync, false, "Sync the WAL on every write");
 DEFINE_bool(disable_wal, false, "Write without the WAL");
 DEFINE_bool(use_direct_reads, false, "Read SSTs with O_DIRECT");
@@ -431,6 +435,7 @@ EngineConfig BuildEngineConfig() {
                bool);
   DB_BENCH_MAP(cache_size, cache_size, uint64_t);
   DB_BENCH_MAP(block_size, block_size, uint64_t);
+  DB_BENCH_MAP(long_scan_blocks, long_scan_blocks, uint64_t);
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);
   DB_BENCH_MAP(mmap_read, mmap_read, bool);
   DB_BENCH_MAP(mmap_write, mmap_write, bool);

@@ -140,6 +140,9 @@ class LevelDBEngine : public Engine {
       error("--memtablerep=" + *c.memtablerep +
             ": LevelDB's memtable is a skiplist");
     }
+    if (c.long_scan_blocks.value_or(0) != 0) {
+      error("--long_scan_blocks: LevelDB's scans always fill the block cache");
+    }
     if (c.memtable_bloom_size_ratio.value_or(0) > 0) {
       error(
           "--memtable_bloom_size_ratio: LevelDB has no memtable bloom filter");

@@ -450,6 +450,11 @@ class RocksDBEngine : public Engine {
                                      "is not a RocksDB memtable this db_bench "
                                      "maps (skip_list)");
     }
+    if (c.long_scan_blocks.value_or(0) != 0) {
+      return Status::InvalidArgument(
+          "--long_scan_blocks=" + std::to_string(*c.long_scan_blocks),
+          "RocksDB's scans always fill the block cache (only 0 maps)");
+    }
     if (cache_size == nullptr) return Status::OK();
 
     rocksdb::BlockBasedTableOptions table;

@@ -300,6 +300,15 @@ struct Options {
   // capacity) instead of in memory for each open table. Default: false.
   bool cache_index_and_filter_blocks = false;
 
+  // A scan that has read this many data blocks of one table one after
+  // another (in file order, either direction) reads the rest of that table
+  // without adding blocks to the block cache, as if ReadOptions::fill_cache
+  // were false; blocks already cached are still used. One long scan then
+  // neither evicts the cache's working set nor pays for inserting and
+  // evicting blocks it will not read again. 0 = scans fill the cache like
+  // any other read. Default: 16 (64 KiB of 4 KiB blocks).
+  size_t long_scan_blocks = 16;
+
   // ---------------------------------------------------------------- I/O
 
   // Writable files buffer up to this many bytes before each write, so

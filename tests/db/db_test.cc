@@ -639,6 +639,45 @@ TEST_F(DBTest, LevelsStaySortedAndNearTheirTargets) {
   }
 }
 
+// A full scan reads every block of the table, but only its first
+// long_scan_blocks blocks stay in the block cache (unless the option is 0).
+TEST_F(DBTest, LongScanLeavesTheBlockCacheAlone) {
+  options_.write_buffer_size = 8 << 20;
+  options_.target_file_size_base = 8 << 20;
+  options_.block_cache_size = 8 << 20;
+  uint64_t growth[2] = {0, 0};
+  for (int fill_all : {0, 1}) {
+    options_.long_scan_blocks = fill_all ? 0 : 16;
+    db_.reset();
+    ASSERT_OK(DestroyDB(dir_.path(), options_));
+    Open();
+    // Half-repeated values compress: a mapped table's uncompressed blocks
+    // are read in place and never cached at all.
+    uint32_t state = 11;
+    for (int i = 0; i < 20000; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i),
+                         test::RandomBytes(&state, 50) + std::string(50, 'v')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());
+    uint64_t before = 0;
+    uint64_t after = 0;
+    ASSERT_TRUE(db_->GetIntProperty("cascadedb.block-cache-usage", &before));
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    int n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+    ASSERT_OK(it->status());
+    EXPECT_EQ(20000, n);
+    it.reset();
+    ASSERT_TRUE(db_->GetIntProperty("cascadedb.block-cache-usage", &after));
+    growth[fill_all] = after - before;
+  }
+  // ~550 blocks of 4 KiB were read each time.
+  EXPECT_GT(growth[0], 0u);
+  EXPECT_LE(growth[0], 16u * 5000);
+  EXPECT_GE(growth[1], 400u * 4096);
+}
+
 TEST_F(DBTest, StatisticsCountWhatHappened) {
   options_.statistics = CreateDBStatistics();
   options_.block_cache_size = 1 << 20;

@@ -620,6 +620,7 @@ TEST_F(TableCacheTest, SecondReadOfABlockIsACacheHit) {
 }
 
 TEST_F(TableCacheTest, IteratorsShareTheCache) {
+  options_.long_scan_blocks = 0;  // scans fill the cache like any read
   Open(false);
   std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
   ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
@@ -661,6 +662,69 @@ TEST_F(TableCacheTest, FillCacheFalseDoesNotInsert) {
   std::unique_ptr<Iterator> iter(table_->NewIterator(no_fill));
   ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
   EXPECT_EQ(0u, cache_->GetUsage());
+}
+
+TEST_F(TableCacheTest, LongScanStopsFillingTheCache) {
+  options_.long_scan_blocks = 4;
+  Open(false);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  ASSERT_GT(blocks, 20u);
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(std::vector<test::Entry>(kv_.begin(), kv_.end()), Scan(iter.get()));
+  EXPECT_EQ(blocks, table_->block_cache_misses());
+  iter.reset();
+  // Only the scan's first four blocks were cached: a second scan finds
+  // those and reads the rest again.
+  std::unique_ptr<Iterator> second(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(std::vector<test::Entry>(kv_.begin(), kv_.end()),
+            Scan(second.get()));
+  EXPECT_EQ(4u, table_->block_cache_hits());
+  EXPECT_EQ(2 * blocks - 4, table_->block_cache_misses());
+  second.reset();
+  EXPECT_EQ(0u, cache_->GetPinnedUsage());
+}
+
+TEST_F(TableCacheTest, LongBackwardScanStopsFillingTheCache) {
+  options_.long_scan_blocks = 4;
+  Open(false);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  size_t n = 0;
+  for (iter->SeekToLast(); iter->Valid(); iter->Prev()) n++;
+  ASSERT_OK(iter->status());
+  EXPECT_EQ(kv_.size(), n);
+  EXPECT_EQ(blocks, table_->block_cache_misses());
+  // The last four blocks are the cached ones.
+  std::unique_ptr<Iterator> forward(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(kv_.size(), Scan(forward.get()).size());
+  EXPECT_EQ(4u, table_->block_cache_hits());
+}
+
+TEST_F(TableCacheTest, SeeksAndLookupsStillFillTheCache) {
+  options_.long_scan_blocks = 4;
+  Open(false);
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  Scan(iter.get());  // a long scan first: it must not stop later fills
+  const uint64_t misses = table_->block_cache_misses();
+  // Seeks to blocks far apart are not a run: each block read is cached,
+  // so seeking to the same keys again hits.
+  const char* targets[] = {"key000480", "key000020", "key000250",
+                           "key000400", "key000120", "key000330"};
+  for (const char* t : targets) {
+    iter->Seek(t);
+    ASSERT_TRUE(iter->Valid());
+    EXPECT_EQ(t, iter->key().ToString());
+  }
+  const uint64_t hits = table_->block_cache_hits();
+  for (const char* t : targets) iter->Seek(t);
+  EXPECT_EQ(hits + 6, table_->block_cache_hits());
+  // A point lookup fills too.
+  GetResult r;
+  ASSERT_OK(Get(*table_, "key000200", &r));
+  const uint64_t after_get = table_->block_cache_hits();
+  ASSERT_OK(Get(*table_, "key000200", &r));
+  EXPECT_EQ(after_get + 1, table_->block_cache_hits());
+  EXPECT_GT(table_->block_cache_misses(), misses);
 }
 
 TEST_F(TableCacheTest, IndexAndFilterBlocksCanLiveInTheCache) {
