@@ -165,6 +165,11 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.block_cache = block_cache_.get();
   table_options_.cache_index_and_filter_blocks =
       options_.cache_index_and_filter_blocks;
+  if (block_cache_ != nullptr && options_.block_cache_admit_on_second_miss) {
+    block_admission_ = std::make_unique<BlockAdmission>(
+        block_cache_->GetCapacity(), options_.block_size);
+    table_options_.block_admission = block_admission_.get();
+  }
   table_options_.long_scan_blocks = options_.long_scan_blocks;
   table_options_.readahead_size = options_.compaction_readahead_size;
   table_options_.statistics = stats_;

@@ -52,6 +52,7 @@
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/write_controller.h"
+#include "table/block_admission.h"
 #include "table/properties.h"
 #include "table/table_options.h"
 #include "util/mutex.h"
@@ -247,6 +248,7 @@ class DBImpl : public DB, private ReadSampler {
   const InternalKeyComparator icmp_;
   std::unique_ptr<const FilterPolicy> owned_filter_policy_;
   std::shared_ptr<Cache> block_cache_;
+  std::unique_ptr<BlockAdmission> block_admission_;  // null: admit all
   std::shared_ptr<Logger> info_log_;
   EnvOptions wal_env_options_;
   EnvOptions sst_env_options_;

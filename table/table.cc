@@ -12,6 +12,7 @@
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/statistics.h"
 #include "table/block.h"
+#include "table/block_admission.h"
 #include "table/filter_block.h"
 #include "table/readahead_file.h"
 #include "table/table_key_format.h"
@@ -320,7 +321,13 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
   Status s = ReadContents(file, options.verify_checksums, handle, &contents);
   if (!s.ok()) return s;
   Block* b = new Block(contents);
-  if (cache != nullptr && contents.cachable && options.fill_cache) {
+  bool fill = cache != nullptr && contents.cachable && options.fill_cache;
+  if (fill && !is_index && options_.block_admission != nullptr &&
+      !options_.block_admission->AdmitOnMiss(cache_id_, handle.offset())) {
+    fill = false;
+    Tick(kBlockCacheAddDeferred);
+  }
+  if (fill) {
     cache->Insert(key, b, b->size(), &DeleteCachedBlock, cache_handle);
     Tick(kBlockCacheAdd);
     Tick(is_index ? kBlockCacheIndexAdd : kBlockCacheDataAdd);

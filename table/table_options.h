@@ -18,6 +18,8 @@
 
 namespace cascadedb {
 
+class BlockAdmission;
+
 class Cache;
 class FilterPolicy;
 class Statistics;
@@ -61,6 +63,10 @@ struct TableOptions {
   // Table for its lifetime. Ignored when block_cache is nullptr.
   // Default: false.
   bool cache_index_and_filter_blocks = false;
+
+  // Decides which data blocks read on a cache miss go into block_cache
+  // (table/block_admission.h); nullptr = all of them. Borrowed.
+  BlockAdmission* block_admission = nullptr;
 
   // After this many data blocks read in file order (forward or backward) by
   // one table iterator, the iterator's further blocks are not added to

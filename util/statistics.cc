@@ -80,6 +80,7 @@ constexpr TickerInfo kTickerInfo[] = {
     {kBlockCacheHit, "cascadedb.block.cache.hit"},
     {kBlockCacheAdd, "cascadedb.block.cache.add"},
     {kBlockCacheAddFailures, "cascadedb.block.cache.add.failures"},
+    {kBlockCacheAddDeferred, "cascadedb.block.cache.add.deferred"},
     {kBlockCacheIndexMiss, "cascadedb.block.cache.index.miss"},
     {kBlockCacheIndexHit, "cascadedb.block.cache.index.hit"},
     {kBlockCacheIndexAdd, "cascadedb.block.cache.index.add"},

@@ -161,6 +161,8 @@ class CascadeDBEngine : public Engine {
         "block_cache_size=" + u(CacheSize()),
         "block_size=" + u(o.block_size),
         "long_scan_blocks=" + u(o.long_scan_blocks),
+        "block_cache_admit_on_second_miss=" +
+            u(o.block_cache_admit_on_second_miss),
         "delayed_write_rate=" + u(o.delayed_write_rate),
         "soft_pending_compaction_bytes_limit=" +
             u(o.soft_pending_compaction_bytes_limit),
@@ -367,6 +369,9 @@ class CascadeDBEngine : public Engine {
     if (c.cache_size) o->block_cache_size = *c.cache_size;
     if (c.block_size) o->block_size = *c.block_size;
     if (c.long_scan_blocks) o->long_scan_blocks = *c.long_scan_blocks;
+    if (c.cache_admit_on_second_miss) {
+      o->block_cache_admit_on_second_miss = *c.cache_admit_on_second_miss;
+    }
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
     if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
     if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;

@@ -120,6 +120,10 @@ DEFINE_bool(memtable_whole_key_filtering, true,
             "Filter whole keys with the memtable bloom filter (not given: "
             "the engine's default)");
 DEFINE_int64(block_size, 4096, "Uncompressed bytes per SST data block");
+DEFINE_bool(cache_admit_on_second_miss, true,
+            "Cache a data block on its second recent miss, not its first "
+            "(not given: the engine's default; LevelDB and RocksDB take only "
+            "false)");
 DEFINE_uint64(long_scan_blocks, 16,
               "A scan stops adding a table's blocks to the block cache after "
               "this many in a row; 0: scans fill the cache (not given: the "
@@ -436,6 +440,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(cache_size, cache_size, uint64_t);
   DB_BENCH_MAP(block_size, block_size, uint64_t);
   DB_BENCH_MAP(long_scan_blocks, long_scan_blocks, uint64_t);
+  DB_BENCH_MAP(cache_admit_on_second_miss, cache_admit_on_second_miss, bool);
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);
   DB_BENCH_MAP(mmap_read, mmap_read, bool);
   DB_BENCH_MAP(mmap_write, mmap_write, bool);

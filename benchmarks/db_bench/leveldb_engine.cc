@@ -140,6 +140,10 @@ class LevelDBEngine : public Engine {
       error("--memtablerep=" + *c.memtablerep +
             ": LevelDB's memtable is a skiplist");
     }
+    if (c.cache_admit_on_second_miss.value_or(false)) {
+      error(
+          "--cache_admit_on_second_miss: LevelDB caches every block it reads");
+    }
     if (c.long_scan_blocks.value_or(0) != 0) {
       error("--long_scan_blocks: LevelDB's scans always fill the block cache");
     }

@@ -450,6 +450,11 @@ class RocksDBEngine : public Engine {
                                      "is not a RocksDB memtable this db_bench "
                                      "maps (skip_list)");
     }
+    if (c.cache_admit_on_second_miss.value_or(false)) {
+      return Status::InvalidArgument(
+          "--cache_admit_on_second_miss",
+          "RocksDB's block cache admits every block (only false maps)");
+    }
     if (c.long_scan_blocks.value_or(0) != 0) {
       return Status::InvalidArgument(
           "--long_scan_blocks=" + std::to_string(*c.long_scan_blocks),

@@ -300,6 +300,16 @@ struct Options {
   // capacity) instead of in memory for each open table. Default: false.
   bool cache_index_and_filter_blocks = false;
 
+  // A data block read on a cache miss is put in the block cache only if it
+  // also missed recently (a doorkeeper remembering about four cache-fulls
+  // of misses, table/block_admission.h). Blocks read once - most of them
+  // when random reads cover data much larger than the cache - then cost no
+  // insert, no eviction and no decompression into cold memory; blocks read
+  // again are cached on their second miss. Index and filter blocks are
+  // always cached. false = cache every block on its first miss. Default:
+  // true.
+  bool block_cache_admit_on_second_miss = true;
+
   // A scan that has read this many data blocks of one table one after
   // another (in file order, either direction) reads the rest of that table
   // without adding blocks to the block cache, as if ReadOptions::fill_cache

@@ -137,6 +137,10 @@ enum Tickers : uint32_t {
   // "cascadedb.block.cache.add.failures": inserts refused (cache full of
   // pinned entries).
   kBlockCacheAddFailures,
+  // "cascadedb.block.cache.add.deferred": data blocks read on a miss but
+  // not inserted, because it was their first recent miss
+  // (Options::block_cache_admit_on_second_miss).
+  kBlockCacheAddDeferred,
   // "cascadedb.block.cache.index.miss"
   kBlockCacheIndexMiss,
   // "cascadedb.block.cache.index.hit"

@@ -340,22 +340,27 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(std::string("snappy"), FLAGS_compression_type);
   EXPECT_EQ(o.bytes_per_sync, FLAGS_bytes_per_sync);
   EXPECT_EQ(o.long_scan_blocks, FLAGS_long_scan_blocks);
+  EXPECT_EQ(o.block_cache_admit_on_second_miss,
+            FLAGS_cache_admit_on_second_miss);
 
   const EngineConfig unset = BuildEngineConfig();
   EXPECT_FALSE(unset.write_buffer_size.has_value());
   EXPECT_FALSE(unset.compression_type.has_value());
   EXPECT_FALSE(unset.bytes_per_sync.has_value());
   EXPECT_FALSE(unset.long_scan_blocks.has_value());
+  EXPECT_FALSE(unset.cache_admit_on_second_miss.has_value());
   std::string error;
   ASSERT_EQ(ParseResult::kOk,
             Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
-                   "--bytes_per_sync=1048576", "--long_scan_blocks=0"},
+                   "--bytes_per_sync=1048576", "--long_scan_blocks=0",
+                   "--cache_admit_on_second_miss=false"},
                   &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
   EXPECT_EQ(0.0, set.bloom_bits.value_or(-1));
   EXPECT_EQ(1048576u, set.bytes_per_sync.value_or(0));
   EXPECT_EQ(0u, set.long_scan_blocks.value_or(99));
+  EXPECT_FALSE(set.cache_admit_on_second_miss.value_or(true));
 }
 
 // ---------------------------------------------------------------- the binary

@@ -645,6 +645,7 @@ TEST_F(DBTest, LongScanLeavesTheBlockCacheAlone) {
   options_.write_buffer_size = 8 << 20;
   options_.target_file_size_base = 8 << 20;
   options_.block_cache_size = 8 << 20;
+  options_.block_cache_admit_on_second_miss = false;  // cache on first miss
   uint64_t growth[2] = {0, 0};
   for (int fill_all : {0, 1}) {
     options_.long_scan_blocks = fill_all ? 0 : 16;
@@ -676,6 +677,31 @@ TEST_F(DBTest, LongScanLeavesTheBlockCacheAlone) {
   EXPECT_GT(growth[0], 0u);
   EXPECT_LE(growth[0], 16u * 5000);
   EXPECT_GE(growth[1], 400u * 4096);
+}
+
+// With admission on second miss a data block is cached the second time it
+// is read from its table; without, the first time.
+TEST_F(DBTest, BlocksAreCachedOnTheirSecondMiss) {
+  for (bool admit : {true, false}) {
+    options_.block_cache_admit_on_second_miss = admit;
+    options_.statistics = CreateDBStatistics();
+    db_.reset();
+    ASSERT_OK(DestroyDB(dir_.path(), options_));
+    Open();
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'x')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());
+    for (int round = 0; round < 3; ++round) {
+      EXPECT_EQ(std::string(100, 'x'), Get(Key(42)));
+    }
+    Statistics* st = options_.statistics.get();
+    EXPECT_EQ(admit ? 2u : 1u, st->getTickerCount(kBlockCacheDataMiss));
+    EXPECT_EQ(admit ? 1u : 2u, st->getTickerCount(kBlockCacheDataHit));
+    EXPECT_EQ(admit ? 1u : 0u, st->getTickerCount(kBlockCacheAddDeferred));
+    EXPECT_EQ(1u, st->getTickerCount(kBlockCacheDataAdd));
+  }
 }
 
 TEST_F(DBTest, StatisticsCountWhatHappened) {

@@ -17,6 +17,7 @@
 #include "cascadedb/env.h"
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/iterator.h"
+#include "table/block_admission.h"
 #include "table/format.h"
 #include "table/table_builder.h"
 #include "table/table_key_format.h"
@@ -662,6 +663,25 @@ TEST_F(TableCacheTest, FillCacheFalseDoesNotInsert) {
   std::unique_ptr<Iterator> iter(table_->NewIterator(no_fill));
   ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
   EXPECT_EQ(0u, cache_->GetUsage());
+}
+
+TEST_F(TableCacheTest, AdmissionCachesADataBlockOnItsSecondMiss) {
+  BlockAdmission admission(8 << 20, 256);
+  options_.block_admission = &admission;
+  Open(true);  // index and filter in the cache: admitted regardless
+  const size_t meta_usage = cache_->GetUsage();
+  EXPECT_GT(meta_usage, 0u);
+  GetResult r;
+  ASSERT_OK(Get(*table_, "key000123", &r));
+  EXPECT_EQ("key000123", r.key);
+  EXPECT_EQ(meta_usage, cache_->GetUsage());  // first miss: not cached
+  ASSERT_OK(Get(*table_, "key000123", &r));
+  EXPECT_GT(cache_->GetUsage(), meta_usage);  // second miss: cached
+  const uint64_t hits = table_->block_cache_hits();
+  ASSERT_OK(Get(*table_, "key000123", &r));
+  EXPECT_EQ("key000123", r.key);
+  EXPECT_EQ(hits + 3, table_->block_cache_hits());  // index, filter, data
+  EXPECT_EQ(0u, cache_->GetPinnedUsage());
 }
 
 TEST_F(TableCacheTest, LongScanStopsFillingTheCache) {

@@ -33,6 +33,7 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_TRUE(o.memtable_whole_key_filtering);
   EXPECT_EQ(32u << 20, o.block_cache_size);
   EXPECT_EQ(16u, o.long_scan_blocks);
+  EXPECT_TRUE(o.block_cache_admit_on_second_miss);
   EXPECT_EQ(1u << 20, o.writable_file_max_buffer_size);
   EXPECT_EQ(64ull << 30, o.soft_pending_compaction_bytes_limit);
   EXPECT_EQ(256ull << 30, o.hard_pending_compaction_bytes_limit);
