@@ -2,28 +2,17 @@
 
 #include "table/block_admission.h"
 
+#include <algorithm>
+
+#include "util/hash.h"
+
 namespace cascadedb {
-
-namespace {
-
-// splitmix64's finalizer: every input bit moves every output bit.
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
-}  // namespace
 
 BlockAdmission::BlockAdmission(size_t cache_capacity, size_t block_size) {
   size_t want = kMinSlots;
   if (block_size > 0) {
     const size_t blocks = cache_capacity / block_size;
-    if (blocks <= kMaxSlots / 4 && 4 * blocks > want) want = 4 * blocks;
-    if (blocks > kMaxSlots / 4) want = kMaxSlots;
+    want = blocks > kMaxSlots / 4 ? kMaxSlots : std::max(want, 4 * blocks);
   }
   size_t n = kMinSlots;
   while (n < want) n <<= 1;
@@ -35,7 +24,8 @@ BlockAdmission::BlockAdmission(size_t cache_capacity, size_t block_size) {
 }
 
 bool BlockAdmission::AdmitOnMiss(uint64_t cache_id, uint64_t offset) {
-  const uint64_t h = Mix(Mix(cache_id) ^ offset) | 1;  // never 0 (empty)
+  const uint64_t h =
+      Avalanche64(Avalanche64(cache_id) ^ offset) | 1;  // never 0 (empty)
   std::atomic<uint64_t>& slot = slots_[h & mask_];
   if (slot.load(std::memory_order_relaxed) == h) {
     slot.store(0, std::memory_order_relaxed);  // the next miss must recur

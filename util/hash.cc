@@ -33,23 +33,12 @@ inline uint64_t ScrambleWord(uint64_t w) {
   return w;
 }
 
-// A bijective finalizer in which every input bit affects every output bit
-// with probability close to one half.
-inline uint64_t Avalanche(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
-
 }  // namespace
 
 uint32_t Hash(const char* data, size_t n, uint32_t seed) {
   // Spreading the seed over all 64 bits makes nearby seeds (0, 1, 2, ...)
   // start from unrelated states.
-  uint64_t h = Avalanche((static_cast<uint64_t>(seed) + 1) * kSeedMul);
+  uint64_t h = Avalanche64((static_cast<uint64_t>(seed) + 1) * kSeedMul);
   const char* p = data;
   size_t left = n;
   while (left >= 8) {
@@ -68,7 +57,7 @@ uint32_t Hash(const char* data, size_t n, uint32_t seed) {
   // Folding in the length separates inputs that differ only in trailing
   // zero bytes.
   h ^= static_cast<uint64_t>(n);
-  h = Avalanche(h);
+  h = Avalanche64(h);
   return static_cast<uint32_t>(h ^ (h >> 32));
 }
 

@@ -19,6 +19,18 @@ namespace cascadedb {
 // looking hash functions of the same input.
 uint32_t Hash(const char* data, size_t n, uint32_t seed);
 
+// A bijective finalizer of a 64-bit value in which every input bit affects
+// every output bit with probability close to one half. Part of Hash, so it
+// must never change either.
+inline uint64_t Avalanche64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
 }  // namespace cascadedb
 
 #endif  // CASCADEDB_UTIL_HASH_H_
