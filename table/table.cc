@@ -376,8 +376,8 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
     scan->last_block_end = end;
     // A forward scan will want the next block a few microseconds from now;
     // its mapped bytes are cold (a hardware prefetcher stops at the page
-    // boundary), so start loading them.
-    if (forward) PrefetchBlockAfter(handle);
+    // boundary), so start loading as many as this block took.
+    if (forward) PrefetchBlocks(end, end - handle.offset());
     if (options_.long_scan_blocks > 0 &&
         scan->run_blocks > options_.long_scan_blocks && options.fill_cache) {
       no_fill = options;
@@ -402,14 +402,13 @@ Iterator* Table::DataBlockFunction(void* arg, const ReadOptions& options,
                                             state);
 }
 
-void Table::PrefetchBlockAfter(const BlockHandle& handle) const {
-  if (!file_->ReturnsOwnMemory()) return;
-  const uint64_t next = handle.offset() + handle.size() + kBlockTrailerSize;
-  if (next >= data_end_) return;
-  const size_t n = static_cast<size_t>(
-      std::min<uint64_t>(handle.size() + kBlockTrailerSize, data_end_ - next));
+void Table::PrefetchBlocks(uint64_t offset, uint64_t n) const {
+  if (!file_->ReturnsOwnMemory() || offset >= data_end_) return;
+  n = std::min(n, data_end_ - offset);
   Slice bytes;
-  if (!file_->Read(next, n, &bytes, nullptr).ok()) return;  // only a hint
+  if (!file_->Read(offset, static_cast<size_t>(n), &bytes, nullptr).ok()) {
+    return;  // only a hint
+  }
   for (size_t off = 0; off < bytes.size(); off += 64) {
     __builtin_prefetch(bytes.data() + off);
   }

@@ -153,9 +153,9 @@ class Table {
                                  const ReadOptions& options,
                                  const Slice& index_value,
                                  IteratorState* scan = nullptr) const;
-  // Starts loading into the CPU caches the bytes after the block at
-  // handle, about one block's worth, if the file is mapped.
-  void PrefetchBlockAfter(const BlockHandle& handle) const;
+  // Starts loading into the CPU caches up to n bytes of the blocks area
+  // from offset on, if the file is mapped.
+  void PrefetchBlocks(uint64_t offset, uint64_t n) const;
   static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
                                      const Slice& index_value);
   Iterator* NewIndexIterator(const ReadOptions& options) const;

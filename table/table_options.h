@@ -19,7 +19,6 @@
 namespace cascadedb {
 
 class BlockAdmission;
-
 class Cache;
 class FilterPolicy;
 class Statistics;
