@@ -1090,13 +1090,15 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
     if (state == WriteState::kDelayed && !delayed) {
       if (leader->no_slowdown) return Status::Incomplete("write stall");
       delayed = true;  // pay once per write, then re-check
-      const uint64_t delay =
-          write_controller_.GetDelay(env_->NowMicros(), batch_bytes);
+      const uint64_t start = env_->NowMicros();
+      const uint64_t delay = write_controller_.GetDelay(start, batch_bytes);
       if (delay > 0) {
         mutex_.Unlock();
         env_->SleepForMicroseconds(static_cast<int>(delay));
         mutex_.Lock();
-        RecordStall(cause, /*stopped=*/false, delay);
+        // What the writer waited, not what it asked for: on a busy machine
+        // a short sleep can end well after its time.
+        RecordStall(cause, /*stopped=*/false, env_->NowMicros() - start);
         continue;
       }
     }

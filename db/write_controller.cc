@@ -143,12 +143,20 @@ bool WriteController::Update(const StallInputs& in) {
       SetRate(max_rate_);
     }
   }
+  if (old_state == WriteState::kDelayed && new_state == WriteState::kStopped) {
+    stop_followed_delay_ = true;
+  }
   if (new_state == WriteState::kDelayed) {
     if (old_state == WriteState::kStopped) {
-      // Writes outran the background work all the way to a stop, so the
-      // rate they had was too high.
-      SetRate(static_cast<uint64_t>(static_cast<double>(delayed_write_rate()) *
-                                    kSlowdownRatio));
+      // If the stop came out of a delay, delayed writes outran the
+      // background work all the way to a stop: their rate was too high. A
+      // stop reached straight from NORMAL (a memtable filling while the
+      // previous one still flushes) says nothing about the rate.
+      if (stop_followed_delay_) {
+        SetRate(static_cast<uint64_t>(
+            static_cast<double>(delayed_write_rate()) * kSlowdownRatio));
+      }
+      stop_followed_delay_ = false;
     } else if (old_state == WriteState::kDelayed) {
       // Compare the figure that drives the current cause with its value at
       // the previous Update: growing debt lowers the rate, shrinking debt
@@ -185,6 +193,15 @@ bool WriteController::Update(const StallInputs& in) {
   if (old_state != WriteState::kNormal && new_state == WriteState::kNormal) {
     stall_ended_ = true;
     last_stall_end_micros_ = now;
+    stop_followed_delay_ = false;
+    if (old_state == WriteState::kDelayed) {
+      // The delay let the background work clear the backlog, so its rate
+      // was low enough; the next delay, if it comes soon, starts a step
+      // higher. Without this step every episode could only lower the
+      // remembered rate, and a run of short episodes would drive it to the
+      // floor while the background work keeps up with far more.
+      SetRate(static_cast<uint64_t>(static_cast<double>(rate) * kSpeedupRatio));
+    }
   }
 
   last_inputs_ = in;

@@ -82,9 +82,11 @@ class WriteController {
   // delayed_write_rate, if that is lower). 16 KiB/s, as in RocksDB.
   static constexpr uint64_t kMinDelayedWriteRate = 16 * 1024;
   // Factor applied to the rate when the condition worsens (also when
-  // writes leave STOPPED for DELAYED: the previous rate was too high).
+  // writes leave STOPPED for DELAYED after a stop that began while they
+  // were delayed: that rate ran all the way into the stop).
   static constexpr double kSlowdownRatio = 0.8;
-  // Factor applied to the rate when the condition improves.
+  // Factor applied to the rate when the condition improves, and when a
+  // delay ends in NORMAL (that rate let the backlog clear).
   static constexpr double kSpeedupRatio = 1.25;
   // If writes become delayed again within this long after the last stall
   // ended, the adapted rate is kept instead of restarting at
@@ -92,8 +94,11 @@ class WriteController {
   // with the full rate.
   static constexpr uint64_t kRateMemoryMicros = 10 * 1000 * 1000;
   // GetDelay never asks for a sleep shorter than this; smaller debts are
-  // carried over until they add up to at least this much.
-  static constexpr uint64_t kMinDelayMicros = 1000;
+  // carried over until they add up to at least this much. Well under a
+  // millisecond, so that a delay spreads over many short sleeps rather than
+  // making a few writes slow (every sleep of 1 ms or more is a write of
+  // 1 ms or more), and well over the ~50 us a sleep oversleeps by.
+  static constexpr uint64_t kMinDelayMicros = 250;
   // Unused credit is capped at this much time at the current rate, so a
   // pause does not let a large burst through at full speed afterwards.
   static constexpr uint64_t kMaxCreditMicros = 1000;
@@ -136,7 +141,7 @@ class WriteController {
   // accrues at the current rate since the previous call; a write consumes
   // its bytes; a debt costs debt / rate. Debts worth less than
   // kMinDelayMicros are carried over instead of returned, so sleeps are at
-  // least ~1 ms. Returns 0 in NORMAL and STOPPED (STOPPED writers wait on a
+  // least that long. Returns 0 in NORMAL and STOPPED (STOPPED writers wait on a
   // condition variable instead). now_micros is the caller's monotonic clock.
   uint64_t GetDelay(uint64_t now_micros, uint64_t bytes);
 
@@ -215,6 +220,8 @@ class WriteController {
   // When the last stall (DELAYED or STOPPED) ended, if one has.
   uint64_t last_stall_end_micros_ = 0;
   bool stall_ended_ = false;
+  // The current stop began while writes were delayed (DELAYED -> STOPPED).
+  bool stop_followed_delay_ = false;
   // Token bucket: credit (negative = debt) in bytes as of
   // last_refill_micros_; valid once bucket_started_.
   double credit_bytes_ = 0;
