@@ -44,6 +44,11 @@ void LogAtLevel(InfoLogLevel level, Logger* logger, const char* format,
 
 }  // namespace
 
+Status Env::LowerThreadPoolCPUPriority(Priority /*pool*/, CpuPriority /*pri*/) {
+  return Status::NotSupported("LowerThreadPoolCPUPriority",
+                              "this Env cannot change thread priorities");
+}
+
 void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
   va_list ap;
   va_start(ap, format);

@@ -1252,6 +1252,25 @@ class PosixEnv final : public Env {
     high_pool_.WaitForJobs();
   }
 
+  Status LowerThreadPoolCPUPriority(Priority pool, CpuPriority pri) override {
+    if (pool != Priority::kLow && pool != Priority::kHigh) {
+      return Status::InvalidArgument("LowerThreadPoolCPUPriority",
+                                     "unknown pool");
+    }
+    if (pri != CpuPriority::kIdle && pri != CpuPriority::kLow &&
+        pri != CpuPriority::kNormal) {
+      return Status::InvalidArgument("LowerThreadPoolCPUPriority",
+                                     "unknown CPU priority");
+    }
+#if defined(__linux__)
+    Pool(pool)->LowerCpuPriority(pri);
+    return Status::OK();
+#else
+    return Status::NotSupported("LowerThreadPoolCPUPriority",
+                                "thread priorities are set on Linux only");
+#endif
+  }
+
   void StartThread(void (*function)(void* arg), void* arg) override {
     std::thread(function, arg).detach();
   }

@@ -3,10 +3,43 @@
 #include "util/thread_pool.h"
 
 #include <pthread.h>
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include <utility>
 
 namespace cascadedb {
+
+namespace {
+
+// Lowers the calling thread to pri. Best effort: lowering one's own
+// priority needs no privilege on Linux, so it does not fail there.
+void ApplyCpuPriority(Env::CpuPriority pri) {
+#if defined(__linux__)
+  switch (pri) {
+    case Env::CpuPriority::kIdle: {
+      sched_param param{};
+      param.sched_priority = 0;
+      pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+      break;
+    }
+    case Env::CpuPriority::kLow:
+      // PRIO_PROCESS with a thread id: Linux keeps nice values per thread.
+      setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+      break;
+    case Env::CpuPriority::kNormal:
+      break;
+  }
+#else
+  (void)pri;
+#endif
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int num_threads, std::string name)
     : name_(std::move(name)),
@@ -68,6 +101,16 @@ unsigned int ThreadPool::QueueLen() const {
   return static_cast<unsigned int>(queue_.size());
 }
 
+void ThreadPool::LowerCpuPriority(Env::CpuPriority pri) {
+  MutexLock lock(&mu_);
+  if (pri < cpu_priority_) cpu_priority_ = pri;
+}
+
+Env::CpuPriority ThreadPool::GetCpuPriority() const {
+  MutexLock lock(&mu_);
+  return cpu_priority_;
+}
+
 void ThreadPool::WaitForJobs() {
   MutexLock lock(&mu_);
   while (!queue_.empty() || running_jobs_ > 0) idle_cv_.Wait();
@@ -101,6 +144,7 @@ void ThreadPool::WorkerLoop(uint64_t id) {
   // Linux limits thread names to 15 characters plus the terminator.
   pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
 
+  Env::CpuPriority applied = Env::CpuPriority::kNormal;
   mu_.Lock();
   while (true) {
     while (queue_.empty() && !shutting_down_ &&
@@ -112,7 +156,12 @@ void ThreadPool::WorkerLoop(uint64_t id) {
     const Job job = queue_.front();
     queue_.pop_front();
     running_jobs_++;
+    const Env::CpuPriority wanted = cpu_priority_;
     mu_.Unlock();
+    if (wanted < applied) {
+      ApplyCpuPriority(wanted);
+      applied = wanted;
+    }
     job.function(job.arg);
     mu_.Lock();
     running_jobs_--;

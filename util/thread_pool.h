@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cascadedb/env.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
@@ -53,6 +54,13 @@ class ThreadPool {
 
   // Jobs queued and not yet started.
   unsigned int QueueLen() const EXCLUDES(mu_);
+
+  // Lowers the CPU priority of every worker, present and future (see
+  // Env::LowerThreadPoolCPUPriority): each applies it to itself before its
+  // next job. A priority above the current one changes nothing. Linux
+  // only; elsewhere the setting is kept but not applied.
+  void LowerCpuPriority(Env::CpuPriority pri) EXCLUDES(mu_);
+  Env::CpuPriority GetCpuPriority() const EXCLUDES(mu_);
 
   // Blocks until the queue is empty and no job is running. Jobs scheduled
   // while waiting are waited for too.
@@ -92,6 +100,7 @@ class ThreadPool {
   int live_threads_ GUARDED_BY(mu_) = 0;
   int running_jobs_ GUARDED_BY(mu_) = 0;
   bool shutting_down_ GUARDED_BY(mu_) = false;
+  Env::CpuPriority cpu_priority_ GUARDED_BY(mu_) = Env::CpuPriority::kNormal;
   uint64_t next_thread_id_ GUARDED_BY(mu_) = 0;
   std::unordered_map<uint64_t, std::thread> threads_ GUARDED_BY(mu_);
   // Ids of workers that have left WorkerLoop's loop and await joining.

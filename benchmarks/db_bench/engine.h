@@ -47,6 +47,8 @@ struct EngineConfig {
   std::optional<int> max_background_compactions;
   std::optional<int> max_background_flushes;
   std::optional<int> max_subcompactions;
+  // The compaction threads' CPU priority: normal, low or idle.
+  std::optional<std::string> compaction_cpu_priority;
   // Stalls.
   std::optional<int> level0_slowdown_writes_trigger;
   std::optional<int> level0_stop_writes_trigger;

@@ -106,6 +106,10 @@ DEFINE_int32(target_file_size_multiplier, 1,
 DEFINE_int32(max_background_compactions, 2, "Compaction threads");
 DEFINE_int32(max_background_flushes, 1, "Flush threads");
 DEFINE_int32(max_subcompactions, 1, "Threads one compaction may be split into");
+DEFINE_string(compaction_cpu_priority, "normal",
+              "CPU priority of the compaction threads: normal, low (nice 19) "
+              "or idle (SCHED_IDLE); see docs/tuning.md (not given: normal; "
+              "LevelDB takes only normal)");
 DEFINE_string(compression_type, "snappy",
               "Block compression: none, snappy, lz4 or zstd");
 DEFINE_double(bloom_bits, 10, "Bloom filter bits per key; 0: no filter");
@@ -370,6 +374,11 @@ std::string ValidateFlags() {
           "compression_type", c, "is not one of none, snappy, lz4, zstd");
   p.Check(FLAGS_memtablerep != "skip_list" && FLAGS_memtablerep != "btree",
           "memtablerep", FLAGS_memtablerep, "is not one of skip_list, btree");
+  p.Check(FLAGS_compaction_cpu_priority != "normal" &&
+              FLAGS_compaction_cpu_priority != "low" &&
+              FLAGS_compaction_cpu_priority != "idle",
+          "compaction_cpu_priority", FLAGS_compaction_cpu_priority,
+          "is not one of normal, low, idle");
   p.Check(!(FLAGS_bloom_bits >= 0 && FLAGS_bloom_bits <= 100), "bloom_bits",
           FLAGS_bloom_bits, "is outside [0, 100]");
   p.Check(!(FLAGS_memtable_bloom_size_ratio >= 0 &&
@@ -434,6 +443,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(compression_type, compression_type, std::string);
   DB_BENCH_MAP(bloom_bits, bloom_bits, double);
   DB_BENCH_MAP(memtablerep, memtablerep, std::string);
+  DB_BENCH_MAP(compaction_cpu_priority, compaction_cpu_priority, std::string);
   DB_BENCH_MAP(memtable_bloom_size_ratio, memtable_bloom_size_ratio, double);
   DB_BENCH_MAP(memtable_whole_key_filtering, memtable_whole_key_filtering,
                bool);

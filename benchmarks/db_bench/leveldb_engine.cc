@@ -165,6 +165,10 @@ class LevelDBEngine : public Engine {
           "--use_direct_io_for_flush_and_compaction: LevelDB has no direct "
           "I/O");
     }
+    if (c.compaction_cpu_priority.value_or("normal") != "normal") {
+      error("--compaction_cpu_priority=" + *c.compaction_cpu_priority +
+            ": LevelDB's Env cannot lower its background thread");
+    }
     if (c.compression_type && *c.compression_type != "none" &&
         *c.compression_type != "snappy") {
       error("--compression_type=" + *c.compression_type +

@@ -120,6 +120,17 @@ class RocksDBEngine : public Engine {
   Status Open(const EngineConfig& c) override {
     Status s = MakeOptions(c, &options_, &cache_size_);
     if (!s.ok()) return s;
+    if (c.compaction_cpu_priority) {
+      compaction_cpu_priority_ = *c.compaction_cpu_priority;
+      if (compaction_cpu_priority_ != "normal") {
+        // RocksDB's own API for the same thing, on its LOW pool.
+        rocksdb::Status rs = options_.env->LowerThreadPoolCPUPriority(
+            rocksdb::Env::LOW, compaction_cpu_priority_ == "idle"
+                                   ? rocksdb::CpuPriority::kIdle
+                                   : rocksdb::CpuPriority::kLow);
+        if (!rs.ok()) return FromRocksDB(rs);
+      }
+    }
     options_.create_if_missing = true;
     write_options_.sync = c.sync;
     write_options_.disableWAL = c.disable_wal;
@@ -162,6 +173,7 @@ class RocksDBEngine : public Engine {
             std::to_string(o.max_background_compactions),
         "max_background_flushes=" + std::to_string(o.max_background_flushes),
         "max_subcompactions=" + u(o.max_subcompactions),
+        "compaction_cpu_priority=" + compaction_cpu_priority_,
         "compression=" + CompressionName(o.compression),
         "bloom_bits=" + bloom_,
         "memtable_prefix_bloom_size_ratio=" +
@@ -497,6 +509,7 @@ class RocksDBEngine : public Engine {
 
   rocksdb::Options options_;
   rocksdb::WriteOptions write_options_;
+  std::string compaction_cpu_priority_ = "normal";
   uint64_t cache_size_ = kDefaultCache;
   // Set by MakeOptions while opening (the only writer), read by
   // EffectiveOptions afterwards.

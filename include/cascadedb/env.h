@@ -78,6 +78,10 @@ class Env {
   // flush never queues behind a compaction.
   enum class Priority { kLow = 0, kHigh = 1 };
 
+  // How a pool's threads compete for the CPU, lowest first (see
+  // LowerThreadPoolCPUPriority).
+  enum class CpuPriority { kIdle = 0, kLow = 1, kNormal = 2 };
+
   Env() = default;
   Env(const Env&) = delete;
   Env& operator=(const Env&) = delete;
@@ -155,6 +159,19 @@ class Env {
 
   // Blocks until every job scheduled so far in every pool has finished.
   virtual void WaitForBackgroundJobs() = 0;
+
+  // Lowers the CPU priority of a pool's threads, present and future, so
+  // that foreground threads (the application's readers and writers) get
+  // the CPU first. kLow is nice 19; kIdle is Linux's SCHED_IDLE: the
+  // threads run only where no other thread wants the CPU and yield it at
+  // once when one does. Threads apply it before their next job. One-way:
+  // an unprivileged process cannot raise a thread back, so a priority
+  // above the pool's current one leaves it unchanged (OK). Where nothing
+  // else runs, the pool still gets the whole CPU; on a saturated machine a
+  // lowered pool is starved, and writes stall until its compactions finish
+  // (docs/tuning.md). NotSupported where the platform has no such control
+  // (the default here); InvalidArgument for values out of range.
+  virtual Status LowerThreadPoolCPUPriority(Priority pool, CpuPriority pri);
 
   // Runs function(arg) on a new detached thread.
   virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
@@ -378,6 +395,9 @@ class EnvWrapper : public Env {
     return target_->GetThreadPoolQueueLen(pri);
   }
   void WaitForBackgroundJobs() override { target_->WaitForBackgroundJobs(); }
+  Status LowerThreadPoolCPUPriority(Priority pool, CpuPriority pri) override {
+    return target_->LowerThreadPoolCPUPriority(pool, pri);
+  }
   void StartThread(void (*f)(void*), void* a) override {
     target_->StartThread(f, a);
   }

@@ -349,11 +349,13 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.bytes_per_sync.has_value());
   EXPECT_FALSE(unset.long_scan_blocks.has_value());
   EXPECT_FALSE(unset.cache_admit_on_second_miss.has_value());
+  EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
   std::string error;
   ASSERT_EQ(ParseResult::kOk,
             Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
                    "--bytes_per_sync=1048576", "--long_scan_blocks=0",
-                   "--cache_admit_on_second_miss=false"},
+                   "--cache_admit_on_second_miss=false",
+                   "--compaction_cpu_priority=idle"},
                   &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -361,6 +363,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(1048576u, set.bytes_per_sync.value_or(0));
   EXPECT_EQ(0u, set.long_scan_blocks.value_or(99));
   EXPECT_FALSE(set.cache_admit_on_second_miss.value_or(true));
+  EXPECT_EQ("idle", set.compaction_cpu_priority.value_or(""));
 }
 
 // ---------------------------------------------------------------- the binary
@@ -501,6 +504,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--compression_ratio=1.5",
       "--memtable_bloom_size_ratio=0.5",
       "--memtablerep=vector",
+      "--compaction_cpu_priority=lowest",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -625,6 +629,26 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
     ASSERT_GE(depth, 0);
   }
   EXPECT_EQ(0, depth);
+}
+
+// --compaction_cpu_priority=idle runs (compactions still finish: the DB
+// is compacted and read back) and is named in the effective options.
+TEST(DbBenchTest, CompactionCpuPriorityIsAppliedAndReported) {
+  test::TempDir dir;
+  const std::string report = dir.File("report");
+  const RunResult r =
+      RunDbBench(dir, "--db=" + dir.File("db") +
+                          " --num=20000 --write_buffer_size=65536"
+                          " --compaction_cpu_priority=idle"
+                          " --benchmarks=fillrandom,compact,readrandom"
+                          " --stats_interval_seconds=0 --report_dir=" +
+                          report);
+  ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+  const std::string summary = ReadFile(report + "/summary.json");
+  EXPECT_NE(std::string::npos, summary.find("\"compaction_cpu_priority=idle\""))
+      << summary;
+  EXPECT_NE(std::string::npos, r.out.find("compaction_cpu_priority=idle"))
+      << r.out;
 }
 
 // --memtablerep reaches the engine: the summary's effective options name

@@ -846,5 +846,32 @@ TEST_F(EnvPosixTest, ScheduledJobsRunBeforeWaitForBackgroundJobsReturns) {
   EXPECT_EQ(1, env_->GetBackgroundThreads(Env::Priority::kHigh));
 }
 
+TEST_F(EnvPosixTest, LowerThreadPoolCPUPriorityRejectsUnknownValues) {
+  // Only argument checks here: lowering Env::Default()'s pools would slow
+  // every later test in this process (the ThreadPool tests cover the
+  // lowering itself).
+  Status s = env_->LowerThreadPoolCPUPriority(static_cast<Env::Priority>(7),
+                                              Env::CpuPriority::kLow);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("pool")) << s.ToString();
+  s = env_->LowerThreadPoolCPUPriority(Env::Priority::kLow,
+                                       static_cast<Env::CpuPriority>(9));
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("CPU priority"))
+      << s.ToString();
+  // kNormal lowers nothing, so it is safe to ask of the shared pools, and
+  // a wrapper passes the call on.
+  EXPECT_OK(env_->LowerThreadPoolCPUPriority(Env::Priority::kHigh,
+                                             Env::CpuPriority::kNormal));
+  EnvWrapper wrapper(env_);
+  s = wrapper.LowerThreadPoolCPUPriority(static_cast<Env::Priority>(7),
+                                         Env::CpuPriority::kLow);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  // An Env that does not override it cannot lower anything.
+  s = env_->Env::LowerThreadPoolCPUPriority(Env::Priority::kLow,
+                                            Env::CpuPriority::kLow);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+}
+
 }  // namespace
 }  // namespace cascadedb

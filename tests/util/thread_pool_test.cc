@@ -8,6 +8,13 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "cascadedb/env.h"
 #include "tests/testutil/test_util.h"
 
@@ -236,6 +243,63 @@ TEST(ThreadPoolTest, BlockedLowJobDoesNotDelayHighJob) {
   low_gate.Open();
   env->WaitForBackgroundJobs();
 }
+
+#if defined(__linux__)
+// What a job sees of its own thread's CPU scheduling.
+struct SchedSeen {
+  int policy = -1;
+  int nice = 100;
+};
+
+void ReadSched(void* arg) {
+  auto* seen = static_cast<SchedSeen*>(arg);
+  seen->policy = sched_getscheduler(0);
+  seen->nice =
+      getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+}
+
+SchedSeen RunReadSched(ThreadPool* pool) {
+  SchedSeen seen;
+  pool->Schedule(ReadSched, &seen);
+  pool->WaitForJobs();
+  return seen;
+}
+
+TEST(ThreadPoolTest, LoweredCpuPriorityAppliesBeforeTheNextJob) {
+  ThreadPool pool(1);
+  EXPECT_EQ(SCHED_OTHER, RunReadSched(&pool).policy);
+  EXPECT_EQ(Env::CpuPriority::kNormal, pool.GetCpuPriority());
+
+  pool.LowerCpuPriority(Env::CpuPriority::kLow);
+  SchedSeen low = RunReadSched(&pool);
+  EXPECT_EQ(SCHED_OTHER, low.policy);
+  EXPECT_EQ(19, low.nice);
+
+  // One-way: asking for more than the pool has changes nothing.
+  pool.LowerCpuPriority(Env::CpuPriority::kNormal);
+  EXPECT_EQ(Env::CpuPriority::kLow, pool.GetCpuPriority());
+  EXPECT_EQ(19, RunReadSched(&pool).nice);
+
+  pool.LowerCpuPriority(Env::CpuPriority::kIdle);
+  EXPECT_EQ(Env::CpuPriority::kIdle, pool.GetCpuPriority());
+  EXPECT_EQ(SCHED_IDLE, RunReadSched(&pool).policy);
+}
+
+TEST(ThreadPoolTest, ThreadsStartedLaterTakeTheLoweredCpuPriority) {
+  ThreadPool pool(0);
+  pool.LowerCpuPriority(Env::CpuPriority::kIdle);
+  pool.SetBackgroundThreads(1);
+  EXPECT_EQ(SCHED_IDLE, RunReadSched(&pool).policy);
+}
+
+TEST(ThreadPoolTest, OtherPoolsKeepTheirCpuPriority) {
+  ThreadPool lowered(1);
+  ThreadPool other(1);
+  lowered.LowerCpuPriority(Env::CpuPriority::kIdle);
+  EXPECT_EQ(SCHED_IDLE, RunReadSched(&lowered).policy);
+  EXPECT_EQ(SCHED_OTHER, RunReadSched(&other).policy);
+}
+#endif  // __linux__
 
 }  // namespace
 }  // namespace cascadedb
