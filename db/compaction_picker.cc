@@ -6,6 +6,7 @@
 #include <cassert>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "db/version_set.h"
 
@@ -271,6 +272,9 @@ bool CompactionPicker::PickAt(const Version* v, int level, Candidate* c) const {
   }
 
   if (files.empty()) return false;
+  if (options_->compaction_pri == CompactionPri::kMinOverlappingRatio) {
+    return PickMinOverlappingRatio(v, c);
+  }
   // Round robin: start with the first file after the level's cursor, so
   // every key range gets its turn (LevelDB's compact pointer).
   size_t start = 0;
@@ -289,6 +293,49 @@ bool CompactionPicker::PickAt(const Version* v, int level, Candidate* c) const {
     FileMetaData* f = files[(start + k) % files.size()];
     if (f->being_compacted) continue;
     c->inputs[0].assign(1, f);
+    c->inputs[1].clear();
+    c->grandparents.clear();
+    if (SetupOtherInputs(v, c) && Runnable(*c)) return true;
+  }
+  return false;
+}
+
+bool CompactionPicker::PickMinOverlappingRatio(const Version* v,
+                                               Candidate* c) const {
+  const std::vector<FileMetaData*>& files = v->files(c->level);
+  const std::vector<FileMetaData*>& next = v->files(c->output_level);
+  // (next-level bytes the file overlaps) / (its own bytes), per file. Both
+  // levels are sorted and disjoint, so one walk finds every overlap: the
+  // first next-level file that can overlap a file never moves backwards.
+  std::vector<std::pair<double, size_t>> order;
+  order.reserve(files.size());
+  size_t first = 0;
+  for (size_t i = 0; i < files.size(); i++) {
+    const FileMetaData* f = files[i];
+    const Slice lo = f->smallest.user_key();
+    const Slice hi = f->largest.user_key();
+    while (first < next.size() &&
+           icmp_->user_comparator()->Compare(next[first]->largest.user_key(),
+                                             lo) < 0) {
+      first++;
+    }
+    uint64_t overlap = 0;
+    for (size_t j = first;
+         j < next.size() && icmp_->user_comparator()->Compare(
+                                next[j]->smallest.user_key(), hi) <= 0;
+         j++) {
+      overlap += next[j]->file_size;
+    }
+    if (f->being_compacted) continue;
+    order.emplace_back(
+        static_cast<double>(overlap) /
+            static_cast<double>(std::max<uint64_t>(f->file_size, 1)),
+        i);
+  }
+  // Ties (e.g. several files with no overlap) go to the leftmost file.
+  std::sort(order.begin(), order.end());
+  for (const auto& [ratio, i] : order) {
+    c->inputs[0].assign(1, files[i]);
     c->inputs[1].clear();
     c->grandparents.clear();
     if (SetupOtherInputs(v, c) && Runnable(*c)) return true;

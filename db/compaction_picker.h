@@ -121,6 +121,9 @@ class CompactionPicker {
 
   // Fills *c with a runnable compaction out of level, or returns false.
   bool PickAt(const Version* v, int level, Candidate* c) const;
+  // PickAt for CompactionPri::kMinOverlappingRatio: tries c->level's files
+  // from the smallest overlap with the next level per byte of their own.
+  bool PickMinOverlappingRatio(const Version* v, Candidate* c) const;
   // Fills *c with a runnable seek compaction of v's file_to_compact (when
   // Options::seek_compaction), or returns false.
   bool PickSeek(const Version* v, Candidate* c) const;

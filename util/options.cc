@@ -39,6 +39,16 @@ const char* MemTableRepName(MemTableRep rep) {
   return "unknown";
 }
 
+const char* CompactionPriName(CompactionPri pri) {
+  switch (pri) {
+    case CompactionPri::kMinOverlappingRatio:
+      return "min_overlapping_ratio";
+    case CompactionPri::kRoundRobin:
+      return "round_robin";
+  }
+  return "unknown";
+}
+
 CompressionType CompressionForLevel(const Options& options, int level,
                                     bool bottommost) {
   if (bottommost &&
@@ -137,6 +147,10 @@ Status ValidateOptions(const Options& o) {
 
   p.Check(o.num_levels < 2 || o.num_levels > 20, "num_levels", o.num_levels,
           "is outside [2, 20]");
+  p.Check(o.compaction_pri != CompactionPri::kMinOverlappingRatio &&
+              o.compaction_pri != CompactionPri::kRoundRobin,
+          "compaction_pri", static_cast<int>(o.compaction_pri),
+          "is not kMinOverlappingRatio (3) or kRoundRobin (4)");
   p.Check(o.level0_file_num_compaction_trigger < 1,
           "level0_file_num_compaction_trigger",
           o.level0_file_num_compaction_trigger, "must be at least 1");

@@ -167,6 +167,7 @@ class CascadeDBEngine : public Engine {
         "max_background_compactions=" + u(o.max_background_compactions),
         "max_background_flushes=" + u(o.max_background_flushes),
         "compaction_cpu_priority=" + compaction_cpu_priority_,
+        "compaction_pri=" + std::string(CompactionPriName(o.compaction_pri)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
         "bloom_bits_per_key=" + std::to_string(o.bloom_bits_per_key),
         "memtable_prefix_bloom_size_ratio=" +
@@ -351,6 +352,10 @@ class CascadeDBEngine : public Engine {
     }
     if (c.max_background_compactions) {
       o->max_background_compactions = *c.max_background_compactions;
+    }
+    if (c.compaction_pri) {
+      // ValidateOptions names a value other than 3 or 4.
+      o->compaction_pri = static_cast<CompactionPri>(*c.compaction_pri);
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;

@@ -47,6 +47,8 @@ struct EngineConfig {
   std::optional<int> max_background_compactions;
   std::optional<int> max_background_flushes;
   std::optional<int> max_subcompactions;
+  // RocksDB's CompactionPri numbers: 3 min overlapping ratio, 4 round robin.
+  std::optional<int> compaction_pri;
   // The compaction threads' CPU priority: normal, low or idle.
   std::optional<std::string> compaction_cpu_priority;
   // Stalls.

@@ -106,6 +106,10 @@ DEFINE_int32(target_file_size_multiplier, 1,
 DEFINE_int32(max_background_compactions, 2, "Compaction threads");
 DEFINE_int32(max_background_flushes, 1, "Flush threads");
 DEFINE_int32(max_subcompactions, 1, "Threads one compaction may be split into");
+DEFINE_int32(compaction_pri, 3,
+             "Which file of L1+ a compaction takes, RocksDB's numbers: 3 "
+             "min overlapping ratio, 4 round robin (not given: the engine's "
+             "default; LevelDB takes only 4)");
 DEFINE_string(compaction_cpu_priority, "normal",
               "CPU priority of the compaction threads: normal, low (nice 19) "
               "or idle (SCHED_IDLE); see docs/tuning.md (not given: normal; "
@@ -430,6 +434,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(max_background_compactions, max_background_compactions, int);
   DB_BENCH_MAP(max_background_flushes, max_background_flushes, int);
   DB_BENCH_MAP(max_subcompactions, max_subcompactions, int);
+  DB_BENCH_MAP(compaction_pri, compaction_pri, int);
   DB_BENCH_MAP(level0_slowdown_writes_trigger, level0_slowdown_writes_trigger,
                int);
   DB_BENCH_MAP(level0_stop_writes_trigger, level0_stop_writes_trigger, int);

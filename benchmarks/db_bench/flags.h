@@ -56,6 +56,7 @@ DECLARE_int32(target_file_size_multiplier);
 DECLARE_int32(max_background_compactions);
 DECLARE_int32(max_background_flushes);
 DECLARE_int32(max_subcompactions);
+DECLARE_int32(compaction_pri);
 DECLARE_string(compression_type);
 DECLARE_string(memtablerep);
 DECLARE_double(bloom_bits);

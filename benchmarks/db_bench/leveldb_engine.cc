@@ -165,6 +165,10 @@ class LevelDBEngine : public Engine {
           "--use_direct_io_for_flush_and_compaction: LevelDB has no direct "
           "I/O");
     }
+    if (c.compaction_pri.value_or(4) != 4) {
+      error("--compaction_pri=" + std::to_string(*c.compaction_pri) +
+            ": LevelDB compacts round robin (4)");
+    }
     if (c.compaction_cpu_priority.value_or("normal") != "normal") {
       error("--compaction_cpu_priority=" + *c.compaction_cpu_priority +
             ": LevelDB's Env cannot lower its background thread");

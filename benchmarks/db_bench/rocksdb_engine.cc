@@ -174,6 +174,7 @@ class RocksDBEngine : public Engine {
         "max_background_flushes=" + std::to_string(o.max_background_flushes),
         "max_subcompactions=" + u(o.max_subcompactions),
         "compaction_cpu_priority=" + compaction_cpu_priority_,
+        "compaction_pri=" + u(static_cast<uint64_t>(o.compaction_pri)),
         "compression=" + CompressionName(o.compression),
         "bloom_bits=" + bloom_,
         "memtable_prefix_bloom_size_ratio=" +
@@ -415,6 +416,15 @@ class RocksDBEngine : public Engine {
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;
+    }
+    if (c.compaction_pri) {
+      if (*c.compaction_pri < 0 || *c.compaction_pri > 4) {
+        return Status::InvalidArgument(
+            "--compaction_pri=" + std::to_string(*c.compaction_pri),
+            "is not a RocksDB CompactionPri (0-4)");
+      }
+      o->compaction_pri =
+          static_cast<rocksdb::CompactionPri>(*c.compaction_pri);
     }
     if (c.max_subcompactions) {
       o->max_subcompactions = static_cast<uint32_t>(*c.max_subcompactions);

@@ -67,6 +67,21 @@ enum class MemTableRep : char {
 // Returns "skiplist" or "btree" ("unknown" otherwise).
 const char* MemTableRepName(MemTableRep rep);
 
+// Which file of a level (L1 and deeper) a size-triggered compaction takes
+// into the next level. The values are RocksDB's, so its db_bench's
+// --compaction_pri numbers carry over.
+enum class CompactionPri : char {
+  // The file whose overlap with the next level is smallest for its size:
+  // the least of the next level rewritten per byte moved down.
+  kMinOverlappingRatio = 3,
+  // The file after the one compacted last, wrapping around at the end of
+  // the level (LevelDB's compact pointer).
+  kRoundRobin = 4,
+};
+
+// "min_overlapping_ratio", "round_robin"; "unknown" for other values.
+const char* CompactionPriName(CompactionPri pri);
+
 // How WAL recovery treats damage (RocksDB's WALRecoveryMode). Only the tail
 // of the newest WAL may be forgiven by the default mode: damage anywhere
 // else is Corruption naming the file and offset.
@@ -212,6 +227,10 @@ struct Options {
   // Costs compaction I/O while reads run (counted in the write
   // amplification like any compaction). Default: true.
   bool seek_compaction = true;
+
+  // Which file of L1 and deeper levels a compaction picks (see
+  // CompactionPri). Default: kMinOverlappingRatio.
+  CompactionPri compaction_pri = CompactionPri::kMinOverlappingRatio;
 
   // Never start compactions on their own (CompactRange still works); for
   // experiments and bulk loads. Default: false.

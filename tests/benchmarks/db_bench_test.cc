@@ -350,12 +350,13 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.long_scan_blocks.has_value());
   EXPECT_FALSE(unset.cache_admit_on_second_miss.has_value());
   EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
+  EXPECT_FALSE(unset.compaction_pri.has_value());
   std::string error;
   ASSERT_EQ(ParseResult::kOk,
             Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
                    "--bytes_per_sync=1048576", "--long_scan_blocks=0",
                    "--cache_admit_on_second_miss=false",
-                   "--compaction_cpu_priority=idle"},
+                   "--compaction_cpu_priority=idle", "--compaction_pri=4"},
                   &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -364,6 +365,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(0u, set.long_scan_blocks.value_or(99));
   EXPECT_FALSE(set.cache_admit_on_second_miss.value_or(true));
   EXPECT_EQ("idle", set.compaction_cpu_priority.value_or(""));
+  EXPECT_EQ(4, set.compaction_pri.value_or(0));
 }
 
 // ---------------------------------------------------------------- the binary
@@ -505,6 +507,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--memtable_bloom_size_ratio=0.5",
       "--memtablerep=vector",
       "--compaction_cpu_priority=lowest",
+      "--compaction_pri=1",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -649,6 +652,21 @@ TEST(DbBenchTest, CompactionCpuPriorityIsAppliedAndReported) {
       << summary;
   EXPECT_NE(std::string::npos, r.out.find("compaction_cpu_priority=idle"))
       << r.out;
+}
+
+// --compaction_pri reaches the engine's options (RocksDB's numbers).
+TEST(DbBenchTest, CompactionPriChoosesThePicker) {
+  for (const char* pri : {"3", "4"}) {
+    test::TempDir dir;
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") + " --num=1000 --compaction_pri=" + pri +
+                 " --benchmarks=fillrandom --stats_interval_seconds=0");
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    const std::string expected =
+        std::string("compaction_pri=") +
+        (std::string(pri) == "3" ? "min_overlapping_ratio" : "round_robin");
+    EXPECT_NE(std::string::npos, r.out.find(expected)) << pri << r.out;
+  }
 }
 
 // --memtablerep reaches the engine: the summary's effective options name

@@ -275,6 +275,7 @@ TEST_F(CompactionPickerTest, FilesBeingCompactedAreNotPickedTwice) {
 }
 
 TEST_F(CompactionPickerTest, RoundRobinCursorVisitsEveryFile) {
+  options_.compaction_pri = CompactionPri::kRoundRobin;
   Add(1, 11, "a", "b", 300);
   Add(1, 12, "c", "d", 300);
   Add(1, 13, "e", "f", 300);
@@ -292,6 +293,7 @@ TEST_F(CompactionPickerTest, RoundRobinCursorVisitsEveryFile) {
 }
 
 TEST_F(CompactionPickerTest, CompactCursorIsPersisted) {
+  options_.compaction_pri = CompactionPri::kRoundRobin;
   Add(1, 11, "a", "b", 600);
   Add(1, 12, "c", "d", 600);
   Add(1, 13, "e", "f", 600);
@@ -313,6 +315,51 @@ TEST_F(CompactionPickerTest, CompactCursorIsPersisted) {
   c = Pick();
   ASSERT_NE(nullptr, c);
   EXPECT_EQ("12", Numbers(c->inputs(0)));
+}
+
+TEST_F(CompactionPickerTest, MinOverlappingRatioTakesTheCheapestFileFirst) {
+  ASSERT_EQ(CompactionPri::kMinOverlappingRatio, options_.compaction_pri);
+  Add(1, 11, "a", "b", 500);  // overlaps 3000 bytes below: ratio 6
+  Add(1, 12, "c", "d", 500);  // 200: ratio 0.4
+  Add(1, 13, "e", "f", 500);  // 1000: ratio 2
+  Add(2, 21, "a", "b", 3000);
+  Add(2, 22, "c", "d", 200);
+  Add(2, 23, "e", "f", 1000);
+  Install();
+  Compaction* first = Pick();
+  ASSERT_NE(nullptr, first);
+  EXPECT_EQ(1, first->level());
+  EXPECT_EQ("12", Numbers(first->inputs(0)));
+  EXPECT_EQ("22", Numbers(first->inputs(1)));
+  // With 12 taken, the next cheapest.
+  Compaction* second = Pick();
+  ASSERT_NE(nullptr, second);
+  EXPECT_EQ("13", Numbers(second->inputs(0)));
+  EXPECT_EQ("23", Numbers(second->inputs(1)));
+}
+
+TEST_F(CompactionPickerTest, MinOverlappingRatioWeighsOverlapByFileSize) {
+  Add(1, 11, "a", "b", 100);   // 500 below: ratio 5
+  Add(1, 12, "c", "d", 1000);  // 1000 below, more bytes but ratio 1
+  Add(2, 21, "a", "b", 500);
+  Add(2, 22, "c", "d", 1000);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("12", Numbers(c->inputs(0)));
+}
+
+TEST_F(CompactionPickerTest, RoundRobinIgnoresOverlap) {
+  options_.compaction_pri = CompactionPri::kRoundRobin;
+  Add(1, 11, "a", "b", 500);
+  Add(1, 12, "c", "d", 500);
+  Add(1, 13, "e", "f", 500);
+  Add(2, 21, "a", "b", 3000);
+  Add(2, 22, "c", "d", 200);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("11", Numbers(c->inputs(0)));
 }
 
 TEST_F(CompactionPickerTest, RunningOutputRangeBlocksOverlappingCompactions) {
@@ -558,6 +605,8 @@ TEST_F(CompactionPickerTest, NoTrivialMoveOntoOverlappingFiles) {
 }
 
 TEST_F(CompactionPickerTest, InputLevelGrowsWhenOutputFilesStayTheSame) {
+  // Starting from file 11 (the overlap rule would move 13 down first).
+  options_.compaction_pri = CompactionPri::kRoundRobin;
   Add(1, 11, "a", "b", 600);
   Add(1, 12, "c", "d", 600);
   Add(1, 13, "x", "y", 600);

@@ -24,6 +24,8 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_EQ(64ull << 20, o.target_file_size_base);
   EXPECT_EQ(1, o.target_file_size_multiplier);
   EXPECT_EQ(7, o.num_levels);
+  // RocksDB's default; LevelDB's round robin is kRoundRobin.
+  EXPECT_EQ(CompactionPri::kMinOverlappingRatio, o.compaction_pri);
   EXPECT_EQ(4096u, o.block_size);
   EXPECT_EQ(kSnappyCompression, o.compression);
   EXPECT_EQ(10, o.bloom_bits_per_key);
@@ -77,6 +79,8 @@ TEST(OptionsTest, EachRangeIsChecked) {
       {"max_write_buffer_number",
        [](Options* o) { o->max_write_buffer_number = 1; }},
       {"num_levels", [](Options* o) { o->num_levels = 1; }},
+      {"compaction_pri",
+       [](Options* o) { o->compaction_pri = static_cast<CompactionPri>(7); }},
       {"level0_file_num_compaction_trigger",
        [](Options* o) { o->level0_file_num_compaction_trigger = 0; }},
       {"level0_slowdown_writes_trigger",
@@ -120,6 +124,13 @@ TEST(OptionsTest, DisabledPendingLimitsAreValid) {
   o.soft_pending_compaction_bytes_limit = 100;
   o.hard_pending_compaction_bytes_limit = 0;
   EXPECT_OK(ValidateOptions(o));
+}
+
+TEST(OptionsTest, CompactionPriNames) {
+  EXPECT_STREQ("min_overlapping_ratio",
+               CompactionPriName(CompactionPri::kMinOverlappingRatio));
+  EXPECT_STREQ("round_robin", CompactionPriName(CompactionPri::kRoundRobin));
+  EXPECT_STREQ("unknown", CompactionPriName(static_cast<CompactionPri>(0)));
 }
 
 TEST(OptionsTest, CompressionNames) {
