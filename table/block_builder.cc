@@ -38,9 +38,13 @@ void BlockBuilder::Add(const Slice& key, const Slice& value) {
   }
   const size_t non_shared = key.size() - shared;
 
-  PutVarint32(&buffer_, static_cast<uint32_t>(shared));
-  PutVarint32(&buffer_, static_cast<uint32_t>(non_shared));
-  PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
+  // The three lengths go in with one append (each PutVarint32 would be an
+  // append of its own, with its own capacity check).
+  char lengths[15];
+  char* p = EncodeVarint32(lengths, static_cast<uint32_t>(shared));
+  p = EncodeVarint32(p, static_cast<uint32_t>(non_shared));
+  p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
+  buffer_.append(lengths, static_cast<size_t>(p - lengths));
   buffer_.append(key.data() + shared, non_shared);
   buffer_.append(value.data(), value.size());
 

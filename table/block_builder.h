@@ -53,6 +53,10 @@ class BlockBuilder {
   // Number of entries added since the last Reset().
   uint64_t num_entries() const { return num_entries_; }
 
+  // The last key added since the last Reset() (empty if none). Valid until
+  // the next Add or Reset.
+  Slice last_key() const { return last_key_; }
+
  private:
   const int restart_interval_;
   std::string buffer_;              // the block so far

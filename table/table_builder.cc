@@ -64,7 +64,7 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   assert(!closed_);
   if (!status_.ok()) return;
   if (properties_.num_entries > 0 &&
-      options_.comparator->Compare(key, last_key_) <= 0) {
+      options_.comparator->Compare(key, LastKey()) <= 0) {
     // A table with unordered keys would be silently unreadable; one
     // comparison per entry is cheap insurance.
     status_ = Status::InvalidArgument("table keys added out of order (entry " +
@@ -103,7 +103,8 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   properties_.raw_key_size += key.size();
   properties_.raw_value_size += value.size();
 
-  last_key_.assign(key.data(), key.size());
+  // The data block keeps the last key (for prefix sharing); last_key_ only
+  // takes it when the block is flushed, so a key is copied once per entry.
   data_block_.Add(key, value);
   if (data_block_.CurrentSizeEstimate() >= options_.block_size) {
     FlushDataBlock();
@@ -113,6 +114,8 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
 void TableBuilder::FlushDataBlock() {
   if (!status_.ok() || data_block_.empty()) return;
   assert(!pending_index_entry_);
+  const Slice last = data_block_.last_key();
+  last_key_.assign(last.data(), last.size());
   WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
   data_block_.Reset();
   if (!status_.ok()) return;

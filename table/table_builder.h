@@ -63,7 +63,9 @@ class TableBuilder {
 
   // The last key added (empty before the first). Valid until the next
   // Add; Finish() may shorten it, so read it before.
-  Slice LastKey() const { return last_key_; }
+  Slice LastKey() const {
+    return data_block_.empty() ? Slice(last_key_) : data_block_.last_key();
+  }
 
   // Bytes written so far (the file size after a successful Finish).
   uint64_t FileSize() const { return offset_; }
@@ -90,6 +92,8 @@ class TableBuilder {
   BlockBuilder data_block_;
   BlockBuilder index_block_;
   std::unique_ptr<FilterBlockBuilder> filter_block_;  // null without policy
+  // The last key of the last written data block (LastKey() while the
+  // current block is empty); the separator or successor of its index entry.
   std::string last_key_;
   // A data block was just written and its index entry waits for the next
   // key (or Finish) to choose the shortest separator.

@@ -246,6 +246,19 @@ TEST(BlockBuilderTest, SizeEstimateMatchesFinishedSize) {
   EXPECT_EQ(estimate, builder.Finish().size());
 }
 
+TEST(BlockBuilderTest, LastKeyIsTheLastAddedUntilReset) {
+  BlockBuilder builder(2);
+  EXPECT_EQ("", builder.last_key().ToString());
+  // Shared prefixes and restart points both rebuild the key in full.
+  for (const char* key : {"apple", "applesauce", "apricot", "b", "banana"}) {
+    builder.Add(key, "v");
+    EXPECT_EQ(key, builder.last_key().ToString());
+  }
+  builder.Finish();
+  builder.Reset();
+  EXPECT_EQ("", builder.last_key().ToString());
+}
+
 TEST(BlockBuilderTest, ResetStartsAnEmptyBlock) {
   BlockBuilder builder(16);
   builder.Add("b", "1");

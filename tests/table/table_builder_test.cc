@@ -104,6 +104,22 @@ TEST(TableBuilderTest, OutOfOrderKeyIsInvalidArgument) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
 }
 
+TEST(TableBuilderTest, OutOfOrderKeyRightAfterABlockIsInvalidArgument) {
+  // The block holding "b" is written before "a" arrives: the order check
+  // must use the key the table builder kept, not the emptied block's.
+  TableOptions options;
+  options.block_size = 1;
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  builder.Add("b", "1");
+  ASSERT_EQ(1u, builder.properties().num_data_blocks);
+  EXPECT_EQ("b", builder.LastKey().ToString());
+  builder.Add("a", "2");
+  EXPECT_TRUE(builder.status().IsInvalidArgument());
+  builder.Add("b", "3");  // equal to the last key: also refused
+  EXPECT_EQ(1u, builder.NumEntries());
+}
+
 TEST(TableBuilderTest, DuplicateKeyIsInvalidArgument) {
   StringSink sink;
   TableBuilder builder(TableOptions(), &sink);
