@@ -116,8 +116,9 @@ TEST(TableBuilderTest, OutOfOrderKeyRightAfterABlockIsInvalidArgument) {
   EXPECT_EQ("b", builder.LastKey().ToString());
   builder.Add("a", "2");
   EXPECT_TRUE(builder.status().IsInvalidArgument());
-  builder.Add("b", "3");  // equal to the last key: also refused
+  builder.Add("b", "3");  // ignored after the error
   EXPECT_EQ(1u, builder.NumEntries());
+  EXPECT_TRUE(builder.Finish().IsInvalidArgument());
 }
 
 TEST(TableBuilderTest, DuplicateKeyIsInvalidArgument) {
