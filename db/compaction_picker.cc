@@ -303,32 +303,17 @@ bool CompactionPicker::PickAt(const Version* v, int level, Candidate* c) const {
 bool CompactionPicker::PickMinOverlappingRatio(const Version* v,
                                                Candidate* c) const {
   const std::vector<FileMetaData*>& files = v->files(c->level);
-  const std::vector<FileMetaData*>& next = v->files(c->output_level);
-  // (next-level bytes the file overlaps) / (its own bytes), per file. Both
-  // levels are sorted and disjoint, so one walk finds every overlap: the
-  // first next-level file that can overlap a file never moves backwards.
+  // (next-level bytes the file overlaps) / (its own bytes), per file.
   std::vector<std::pair<double, size_t>> order;
   order.reserve(files.size());
-  size_t first = 0;
+  std::vector<FileMetaData*> overlap;
   for (size_t i = 0; i < files.size(); i++) {
     const FileMetaData* f = files[i];
-    const Slice lo = f->smallest.user_key();
-    const Slice hi = f->largest.user_key();
-    while (first < next.size() &&
-           icmp_->user_comparator()->Compare(next[first]->largest.user_key(),
-                                             lo) < 0) {
-      first++;
-    }
-    uint64_t overlap = 0;
-    for (size_t j = first;
-         j < next.size() && icmp_->user_comparator()->Compare(
-                                next[j]->smallest.user_key(), hi) <= 0;
-         j++) {
-      overlap += next[j]->file_size;
-    }
     if (f->being_compacted) continue;
+    v->GetOverlappingInputs(c->output_level, &f->smallest, &f->largest,
+                            &overlap);
     order.emplace_back(
-        static_cast<double>(overlap) /
+        static_cast<double>(TotalFileSize(overlap)) /
             static_cast<double>(std::max<uint64_t>(f->file_size, 1)),
         i);
   }
