@@ -47,6 +47,18 @@ Status CompactionJob::FinishOutput(TableFileWriter* writer) {
   return s;
 }
 
+void CompactionJob::MaybePause() {
+  if (pause_requested_ == nullptr ||
+      !pause_requested_->load(std::memory_order_relaxed)) {
+    return;
+  }
+  const uint64_t start = env_->NowMicros();
+  const uint64_t start_cpu = env_->NowCPUNanos();
+  serve_pause_();
+  paused_micros_ += env_->NowMicros() - start;
+  paused_cpu_nanos_ += env_->NowCPUNanos() - start_cpu;
+}
+
 Status CompactionJob::Run() {
   const uint64_t start = env_->NowMicros();
   const uint64_t start_cpu = env_->NowCPUNanos();
@@ -78,6 +90,7 @@ Status CompactionJob::Run() {
       s = Status::Aborted("compaction stopped: the DB is closing");
       break;
     }
+    MaybePause();
     const Slice key = input->key();
     ++stats_.input_records;
     ParsedInternalKey ikey;
@@ -120,8 +133,9 @@ Status CompactionJob::Run() {
     }
     outputs_.clear();
   }
-  stats_.micros = env_->NowMicros() - start;
-  stats_.cpu_micros = (env_->NowCPUNanos() - start_cpu) / 1000;
+  stats_.micros = env_->NowMicros() - start - paused_micros_;
+  stats_.cpu_micros =
+      (env_->NowCPUNanos() - start_cpu - paused_cpu_nanos_) / 1000;
   return s;
 }
 

@@ -59,6 +59,16 @@ class CompactionJob {
                 std::function<uint64_t()> new_file_number,
                 const std::atomic<bool>* shutting_down);
 
+  // A pause point between entries: when *requested is set, Run calls
+  // serve() (with no lock held) and goes on. DBImpl uses it to flush a
+  // memtable in the compaction's thread. The time spent in serve() is
+  // left out of stats().micros and cpu_micros.
+  void SetPausePoint(const std::atomic<bool>* requested,
+                     std::function<void()> serve) {
+    pause_requested_ = requested;
+    serve_pause_ = std::move(serve);
+  }
+
   // Merges the inputs into outputs(). On error every output written is
   // deleted and outputs() is empty.
   Status Run();
@@ -71,6 +81,7 @@ class CompactionJob {
 
  private:
   Status FinishOutput(class TableFileWriter* writer);
+  void MaybePause();
 
   const std::string dbname_;
   Env* const env_;
@@ -83,6 +94,10 @@ class CompactionJob {
   const std::vector<SequenceNumber> snapshots_;
   const std::function<uint64_t()> new_file_number_;
   const std::atomic<bool>* const shutting_down_;
+  const std::atomic<bool>* pause_requested_ = nullptr;
+  std::function<void()> serve_pause_;
+  uint64_t paused_micros_ = 0;
+  uint64_t paused_cpu_nanos_ = 0;
   std::vector<FileMetaData> outputs_;
   CompactionJobStats stats_;
 };

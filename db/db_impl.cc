@@ -24,6 +24,7 @@
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
 #include "table/merging_iterator.h"
+#include "util/thread_pool.h"
 
 namespace cascadedb {
 
@@ -136,6 +137,8 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       write_controller_(options, options.env),
       internal_stats_(options.num_levels, options.env),
       stats_cv_(&stats_mu_) {
+  cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
+                                       options_.max_background_flushes + 1;
   if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {
     owned_filter_policy_ = NewBloomFilterPolicy(options_.bloom_bits_per_key);
   }
@@ -1083,6 +1086,9 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
     const StallCause cause = write_controller_.cause();
     if (state == WriteState::kStopped) {
       if (leader->no_slowdown) return Status::Incomplete("write stall");
+      // A stopped writer does not wait for a compaction job to take the
+      // flush.
+      if (flush_waiting_.load(std::memory_order_relaxed)) MaybeScheduleFlush();
       WaitWhileStopped(cause);
       UpdateWriteController();
       continue;
@@ -1104,7 +1110,9 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
     }
     if (!ActiveMemTableFull()) return Status::OK();
     if (static_cast<int>(imm_.size()) + 1 >= options_.max_write_buffer_number) {
-      // No room for another immutable memtable: wait for a flush.
+      // No room for another immutable memtable: wait for a flush, which
+      // must not wait for a compaction job to take it.
+      MaybeScheduleFlush();
       UpdateWriteController();
       if (write_controller_.state() != WriteState::kStopped) {
         // The controller knows better (should not happen); wait anyway.
@@ -1143,7 +1151,7 @@ Status DBImpl::SwitchMemtable() {
   imm_.push_back({mem_, old_mem_log});
   mem_ = NewMemTable();
   UpdateWriteController();
-  MaybeScheduleFlush();
+  HandOffOrScheduleFlush();
   return Status::OK();
 }
 
@@ -1343,8 +1351,62 @@ void DBImpl::MaybeScheduleFlush() {
       shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) {
     return;
   }
+  flush_waiting_.store(false, std::memory_order_relaxed);
   bg_flush_scheduled_ = true;
   env_->Schedule(&DBImpl::BGWorkFlush, this, Env::Priority::kHigh);
+}
+
+// A flush woken while every CPU is busy (a writer and a compaction on two
+// CPUs) preempts one of them, often the writer: writes then take
+// milliseconds. Flushed by a running compaction job between two of its
+// entries, it takes its time from the compaction instead (LevelDB's one
+// background thread works this way). Options::flush_in_compaction.
+bool DBImpl::ShouldHandOffFlush() const {
+  mutex_.AssertHeld();
+  if (jobs_taking_flushes_ == 0 || bg_flush_scheduled_) return false;
+  switch (options_.flush_in_compaction) {
+    case FlushInCompaction::kNever:
+      return false;
+    case FlushInCompaction::kAlways:
+      return true;
+    case FlushInCompaction::kAuto:
+      break;
+  }
+  // When compaction is (or just was) the bottleneck, it needs the CPU the
+  // flush thread would use: throughput then depends on the background
+  // work alone.
+  return cpus_scarce_ && write_controller_.state() == WriteState::kNormal &&
+         !write_controller_.CompactionBoundRecently(env_->NowMicros());
+}
+
+void DBImpl::HandOffOrScheduleFlush() {
+  mutex_.AssertHeld();
+  if (ShouldHandOffFlush()) {
+    flush_waiting_.store(true, std::memory_order_relaxed);
+    return;
+  }
+  MaybeScheduleFlush();
+}
+
+void DBImpl::FlushForCompactionJob() {
+  {
+    MutexLock l(&mutex_);
+    if (!flush_waiting_.load(std::memory_order_relaxed) ||
+        bg_flush_scheduled_) {
+      return;
+    }
+    flush_waiting_.store(false, std::memory_order_relaxed);
+    bg_flush_scheduled_ = true;
+  }
+  RecordTick(kFlushesInCompaction);
+  BackgroundFlush();
+  {
+    MutexLock l(&mutex_);
+    bg_flush_scheduled_ = false;
+    MaybeScheduleFlush();
+    bg_cv_.SignalAll();
+  }
+  DeliverEvents();
 }
 
 void DBImpl::MaybeScheduleCompaction() {
@@ -1513,6 +1575,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
         TableOptionsForLevel(c->output_level()), icmp_.user_comparator(),
         versions_.get(), c, std::move(snapshots),
         [this] { return NewOutputFileNumber(); }, &shutting_down_);
+    job.SetPausePoint(&flush_waiting_, [this] { FlushForCompactionJob(); });
+    ++jobs_taking_flushes_;
     mutex_.Unlock();
     ForEachListener(
         [&](EventListener* l) { l->OnCompactionBegin(this, info); });
@@ -1533,6 +1597,10 @@ Status DBImpl::RunCompaction(Compaction* c) {
       }
     }
     mutex_.Lock();
+    --jobs_taking_flushes_;
+    if (flush_waiting_.load(std::memory_order_relaxed)) {
+      HandOffOrScheduleFlush();
+    }
     if (s.ok()) {
       job.AddToEdit(c->edit());
       s = versions_->LogAndApply(c->edit(), &mutex_);
@@ -1679,6 +1747,7 @@ Status DBImpl::FlushImpl(const FlushOptions& options) {
     if (!writers_.empty()) writers_.front()->cv.Signal();
   }
   if (s.ok() && options.wait) {
+    MaybeScheduleFlush();  // not left waiting for a compaction job
     while (!imm_.empty() && bg_error_.ok()) bg_cv_.Wait();
     s = bg_error_;
   }

@@ -179,6 +179,13 @@ class DBImpl : public DB, private ReadSampler {
 
   // ---- background work
   void MaybeScheduleFlush() REQUIRES(mutex_);
+  // For a memtable just made immutable: hands the flush to a running
+  // compaction job (flush_waiting_) or schedules it.
+  void HandOffOrScheduleFlush() REQUIRES(mutex_);
+  bool ShouldHandOffFlush() const REQUIRES(mutex_);
+  // A compaction job's pause point: flushes the waiting memtables in the
+  // job's thread.
+  void FlushForCompactionJob() EXCLUDES(mutex_);
   void MaybeScheduleCompaction() REQUIRES(mutex_);
   static void BGWorkFlush(void* db);
   static void BGWorkCompaction(void* db);
@@ -276,6 +283,14 @@ class DBImpl : public DB, private ReadSampler {
   std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first
   std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
   bool bg_flush_scheduled_ GUARDED_BY(mutex_) = false;
+  // Set (under the mutex) when a flush waits for a running compaction job
+  // to take it; polled by the jobs without the mutex.
+  std::atomic<bool> flush_waiting_{false};
+  int jobs_taking_flushes_ GUARDED_BY(mutex_) =
+      0;  // running with a pause point
+  // Fewer CPUs than background threads plus one writer (flush_in_compaction
+  // kAuto).
+  bool cpus_scarce_ = false;
   int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;  // queued or running
   int running_compactions_ GUARDED_BY(mutex_) = 0;       // picked and running
   int manual_compactions_ GUARDED_BY(mutex_) = 0;

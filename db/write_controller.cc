@@ -26,6 +26,13 @@ uint64_t ElapsedMicros(uint64_t from, uint64_t to) {
 
 double Millis(uint64_t micros) { return static_cast<double>(micros) / 1e3; }
 
+// Causes that end when compaction catches up (not when a flush does).
+bool IsCompactionCause(StallCause c) {
+  return c == StallCause::kL0Slowdown || c == StallCause::kL0Stop ||
+         c == StallCause::kPendingCompactionSlowdown ||
+         c == StallCause::kPendingCompactionStop;
+}
+
 }  // namespace
 
 const char* StallCauseName(StallCause c) {
@@ -179,6 +186,10 @@ bool WriteController::Update(const StallInputs& in) {
   }
 
   if (new_cause != old_cause) {
+    if (IsCompactionCause(old_cause) && !IsCompactionCause(new_cause)) {
+      compaction_stall_ended_ = true;
+      last_compaction_stall_end_micros_ = now;
+    }
     if (old_cause != StallCause::kNone) {
       CauseStats& s = stats_[static_cast<int>(old_cause)];
       const uint64_t d = ElapsedMicros(episode_start_micros_, now);
@@ -208,6 +219,13 @@ bool WriteController::Update(const StallInputs& in) {
   state_.store(new_state, std::memory_order_relaxed);
   cause_.store(new_cause, std::memory_order_relaxed);
   return new_state != old_state || new_cause != old_cause;
+}
+
+bool WriteController::CompactionBoundRecently(uint64_t now_micros) const {
+  if (IsCompactionCause(cause())) return true;
+  return compaction_stall_ended_ &&
+         ElapsedMicros(last_compaction_stall_end_micros_, now_micros) <
+             kRateMemoryMicros;
 }
 
 uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes) {

@@ -164,6 +164,12 @@ class WriteController {
   // Same, with now taken from the Env.
   CauseStats GetCauseStats(StallCause c) const;
 
+  // True while a compaction-driven cause (L0 files or pending compaction
+  // bytes, not memtables) holds writes back, and for kRateMemoryMicros
+  // after the last one ended: the background work has just been the
+  // bottleneck. now_micros is the caller's monotonic clock.
+  bool CompactionBoundRecently(uint64_t now_micros) const;
+
   uint64_t writes_delayed() const { return writes_delayed_; }
   uint64_t writes_stopped() const { return writes_stopped_; }
   uint64_t total_stall_micros() const { return total_stall_micros_; }
@@ -220,6 +226,9 @@ class WriteController {
   // When the last stall (DELAYED or STOPPED) ended, if one has.
   uint64_t last_stall_end_micros_ = 0;
   bool stall_ended_ = false;
+  // When the last compaction-driven cause ended, if one has.
+  uint64_t last_compaction_stall_end_micros_ = 0;
+  bool compaction_stall_ended_ = false;
   // The current stop began while writes were delayed (DELAYED -> STOPPED).
   bool stop_followed_delay_ = false;
   // Token bucket: credit (negative = debt) in bytes as of

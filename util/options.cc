@@ -49,6 +49,18 @@ const char* CompactionPriName(CompactionPri pri) {
   return "unknown";
 }
 
+const char* FlushInCompactionName(FlushInCompaction f) {
+  switch (f) {
+    case FlushInCompaction::kAuto:
+      return "auto";
+    case FlushInCompaction::kNever:
+      return "never";
+    case FlushInCompaction::kAlways:
+      return "always";
+  }
+  return "unknown";
+}
+
 CompressionType CompressionForLevel(const Options& options, int level,
                                     bool bottommost) {
   if (bottommost &&
@@ -169,6 +181,11 @@ Status ValidateOptions(const Options& o) {
   p.Check(o.max_background_compactions < 1 || o.max_background_compactions > 64,
           "max_background_compactions", o.max_background_compactions,
           "is outside [1, 64]");
+  p.Check(o.flush_in_compaction != FlushInCompaction::kAuto &&
+              o.flush_in_compaction != FlushInCompaction::kNever &&
+              o.flush_in_compaction != FlushInCompaction::kAlways,
+          "flush_in_compaction", static_cast<int>(o.flush_in_compaction),
+          "is not kAuto (0), kNever (1) or kAlways (2)");
 
   p.Check(
       o.level0_slowdown_writes_trigger < o.level0_file_num_compaction_trigger,

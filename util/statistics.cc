@@ -68,6 +68,7 @@ constexpr TickerInfo kTickerInfo[] = {
     {kWritesDelayed, "cascadedb.write.delayed"},
     {kWritesStopped, "cascadedb.write.stopped"},
     {kFlushWriteBytes, "cascadedb.flush.write.bytes"},
+    {kFlushesInCompaction, "cascadedb.flush.in.compaction"},
     {kCompactReadBytes, "cascadedb.compact.read.bytes"},
     {kCompactWriteBytes, "cascadedb.compact.write.bytes"},
     {kCompactionKeyDropNewerEntry, "cascadedb.compaction.key.drop.new"},

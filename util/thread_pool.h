@@ -107,6 +107,10 @@ class ThreadPool {
   std::vector<uint64_t> exited_ids_ GUARDED_BY(mu_);
 };
 
+// The CPUs the calling thread may run on (its affinity mask on Linux, else
+// std::thread::hardware_concurrency()); at least 1.
+int AvailableCpus();
+
 }  // namespace cascadedb
 
 #endif  // CASCADEDB_UTIL_THREAD_POOL_H_

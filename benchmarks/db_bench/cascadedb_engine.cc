@@ -168,6 +168,8 @@ class CascadeDBEngine : public Engine {
         "max_background_flushes=" + u(o.max_background_flushes),
         "compaction_cpu_priority=" + compaction_cpu_priority_,
         "compaction_pri=" + std::string(CompactionPriName(o.compaction_pri)),
+        "flush_in_compaction=" +
+            std::string(FlushInCompactionName(o.flush_in_compaction)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
         "bloom_bits_per_key=" + std::to_string(o.bloom_bits_per_key),
         "memtable_prefix_bloom_size_ratio=" +
@@ -359,6 +361,12 @@ class CascadeDBEngine : public Engine {
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;
+    }
+    if (c.flush_in_compaction) {
+      const std::string& f = *c.flush_in_compaction;
+      o->flush_in_compaction = f == "never"    ? FlushInCompaction::kNever
+                               : f == "always" ? FlushInCompaction::kAlways
+                                               : FlushInCompaction::kAuto;
     }
     if (c.delayed_write_rate) o->delayed_write_rate = *c.delayed_write_rate;
     if (c.soft_pending_compaction_bytes_limit) {

@@ -51,6 +51,9 @@ struct EngineConfig {
   std::optional<int> compaction_pri;
   // The compaction threads' CPU priority: normal, low or idle.
   std::optional<std::string> compaction_cpu_priority;
+  // Who flushes while a compaction runs: auto, never or always
+  // (Options::flush_in_compaction).
+  std::optional<std::string> flush_in_compaction;
   // Stalls.
   std::optional<int> level0_slowdown_writes_trigger;
   std::optional<int> level0_stop_writes_trigger;

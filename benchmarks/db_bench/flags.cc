@@ -114,6 +114,11 @@ DEFINE_string(compaction_cpu_priority, "normal",
               "CPU priority of the compaction threads: normal, low (nice 19) "
               "or idle (SCHED_IDLE); see docs/tuning.md (not given: normal; "
               "LevelDB takes only normal)");
+DEFINE_string(flush_in_compaction, "auto",
+              "Who flushes a memtable while a compaction runs: auto, never "
+              "(the flush thread) or always (the running compaction job); "
+              "see docs/tuning.md (CascadeDB only: LevelDB behaves as "
+              "always and takes only that, RocksDB as never)");
 DEFINE_string(compression_type, "snappy",
               "Block compression: none, snappy, lz4 or zstd");
 DEFINE_double(bloom_bits, 10, "Bloom filter bits per key; 0: no filter");
@@ -383,6 +388,11 @@ std::string ValidateFlags() {
               FLAGS_compaction_cpu_priority != "idle",
           "compaction_cpu_priority", FLAGS_compaction_cpu_priority,
           "is not one of normal, low, idle");
+  p.Check(FLAGS_flush_in_compaction != "auto" &&
+              FLAGS_flush_in_compaction != "never" &&
+              FLAGS_flush_in_compaction != "always",
+          "flush_in_compaction", FLAGS_flush_in_compaction,
+          "is not one of auto, never, always");
   p.Check(!(FLAGS_bloom_bits >= 0 && FLAGS_bloom_bits <= 100), "bloom_bits",
           FLAGS_bloom_bits, "is outside [0, 100]");
   p.Check(!(FLAGS_memtable_bloom_size_ratio >= 0 &&
@@ -449,6 +459,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(bloom_bits, bloom_bits, double);
   DB_BENCH_MAP(memtablerep, memtablerep, std::string);
   DB_BENCH_MAP(compaction_cpu_priority, compaction_cpu_priority, std::string);
+  DB_BENCH_MAP(flush_in_compaction, flush_in_compaction, std::string);
   DB_BENCH_MAP(memtable_bloom_size_ratio, memtable_bloom_size_ratio, double);
   DB_BENCH_MAP(memtable_whole_key_filtering, memtable_whole_key_filtering,
                bool);

@@ -72,6 +72,7 @@ DECLARE_bool(mmap_write);
 DECLARE_uint64(bytes_per_sync);
 DECLARE_uint64(long_scan_blocks);
 DECLARE_string(compaction_cpu_priority);
+DECLARE_string(flush_in_compaction);
 DECLARE_bool(cache_admit_on_second_miss);
 DECLARE_bool(use_direct_io_for_flush_and_compaction);
 DECLARE_uint64(delayed_write_rate);

@@ -169,6 +169,11 @@ class LevelDBEngine : public Engine {
       error("--compaction_pri=" + std::to_string(*c.compaction_pri) +
             ": LevelDB compacts round robin (4)");
     }
+    if (c.flush_in_compaction.value_or("always") != "always") {
+      error("--flush_in_compaction=" + *c.flush_in_compaction +
+            ": LevelDB's one background thread always flushes between a "
+            "compaction's entries");
+    }
     if (c.compaction_cpu_priority.value_or("normal") != "normal") {
       error("--compaction_cpu_priority=" + *c.compaction_cpu_priority +
             ": LevelDB's Env cannot lower its background thread");

@@ -426,6 +426,11 @@ class RocksDBEngine : public Engine {
       o->compaction_pri =
           static_cast<rocksdb::CompactionPri>(*c.compaction_pri);
     }
+    if (c.flush_in_compaction.value_or("never") != "never") {
+      return Status::InvalidArgument(
+          "--flush_in_compaction=" + *c.flush_in_compaction,
+          "RocksDB always flushes in its flush threads (never)");
+    }
     if (c.max_subcompactions) {
       o->max_subcompactions = static_cast<uint32_t>(*c.max_subcompactions);
     }

@@ -82,6 +82,22 @@ enum class CompactionPri : char {
 // "min_overlapping_ratio", "round_robin"; "unknown" for other values.
 const char* CompactionPriName(CompactionPri pri);
 
+// Which thread flushes a memtable that becomes immutable while a
+// compaction job runs (Options::flush_in_compaction).
+enum class FlushInCompaction : char {
+  // The running job, when CPUs are scarce and compaction keeps up; the
+  // flush thread otherwise (see Options::flush_in_compaction). Default.
+  kAuto = 0,
+  // Always the flush thread (RocksDB's behaviour).
+  kNever = 1,
+  // The running job whenever there is one (LevelDB's behaviour, where one
+  // background thread does both).
+  kAlways = 2,
+};
+
+// "auto", "never", "always"; "unknown" for other values.
+const char* FlushInCompactionName(FlushInCompaction f);
+
 // How WAL recovery treats damage (RocksDB's WALRecoveryMode). Only the tail
 // of the newest WAL may be forgiven by the default mode: damage anywhere
 // else is Corruption naming the file and offset.
@@ -241,6 +257,21 @@ struct Options {
 
   // Threads in the LOW pool for compactions. Default: 2. Range: [1, 64].
   int max_background_compactions = 2;
+
+  // Who flushes a memtable that becomes immutable while a compaction job
+  // runs: the job itself, between two of its entries, or the flush thread.
+  // A flush thread woken on a machine whose CPUs are all busy (a writer
+  // and a compaction on two CPUs) takes its CPU time from the writer:
+  // writes wait milliseconds for it. Flushed by the running job, the
+  // flush takes that time from the compaction instead. kAuto hands the
+  // flush to a running job when the process may run on fewer CPUs than
+  // max_background_compactions + max_background_flushes + 1 (one writer),
+  // writes are not being slowed down, and no L0 or pending-compaction
+  // stall has ended in the last 10 s; when compaction is the bottleneck
+  // it needs both CPUs, so the flush thread runs in parallel again. A
+  // writer that would stop for want of a memtable never waits for a job
+  // to take the flush: the flush thread starts then. Default: kAuto.
+  FlushInCompaction flush_in_compaction = FlushInCompaction::kAuto;
 
   // ---------------------------------------------------------------- write
   // stalls

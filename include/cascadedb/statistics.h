@@ -101,6 +101,10 @@ enum Tickers : uint32_t {
   // ---------------------------------------------------- flush and compaction
   // "cascadedb.flush.write.bytes": bytes of SST files written by flushes.
   kFlushWriteBytes,
+  // "cascadedb.flush.in.compaction": memtable flushes run by a compaction
+  // job's thread between two of its entries (Options::flush_in_compaction)
+  // instead of by the flush thread.
+  kFlushesInCompaction,
   // "cascadedb.compact.read.bytes": bytes of SST files read by compactions.
   kCompactReadBytes,
   // "cascadedb.compact.write.bytes": bytes of SST files written by

@@ -351,12 +351,14 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.cache_admit_on_second_miss.has_value());
   EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
   EXPECT_FALSE(unset.compaction_pri.has_value());
+  EXPECT_FALSE(unset.flush_in_compaction.has_value());
   std::string error;
   ASSERT_EQ(ParseResult::kOk,
             Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
                    "--bytes_per_sync=1048576", "--long_scan_blocks=0",
                    "--cache_admit_on_second_miss=false",
-                   "--compaction_cpu_priority=idle", "--compaction_pri=4"},
+                   "--compaction_cpu_priority=idle", "--compaction_pri=4",
+                   "--flush_in_compaction=never"},
                   &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -366,6 +368,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(set.cache_admit_on_second_miss.value_or(true));
   EXPECT_EQ("idle", set.compaction_cpu_priority.value_or(""));
   EXPECT_EQ(4, set.compaction_pri.value_or(0));
+  EXPECT_EQ("never", set.flush_in_compaction.value_or(""));
 }
 
 // ---------------------------------------------------------------- the binary
@@ -508,6 +511,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--memtablerep=vector",
       "--compaction_cpu_priority=lowest",
       "--compaction_pri=1",
+      "--flush_in_compaction=sometimes",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -666,6 +670,24 @@ TEST(DbBenchTest, CompactionPriChoosesThePicker) {
         std::string("compaction_pri=") +
         (std::string(pri) == "3" ? "min_overlapping_ratio" : "round_robin");
     EXPECT_NE(std::string::npos, r.out.find(expected)) << pri << r.out;
+  }
+}
+
+// --flush_in_compaction reaches the engine's options.
+TEST(DbBenchTest, FlushInCompactionIsApplied) {
+  for (const char* f : {"auto", "never", "always"}) {
+    test::TempDir dir;
+    const RunResult r =
+        RunDbBench(dir, "--db=" + dir.File("db") +
+                            " --num=20000 --write_buffer_size=65536"
+                            " --flush_in_compaction=" +
+                            f +
+                            " --benchmarks=fillrandom,readrandom"
+                            " --stats_interval_seconds=0");
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    EXPECT_NE(std::string::npos,
+              r.out.find(std::string("flush_in_compaction=") + f))
+        << f << r.out;
   }
 }
 

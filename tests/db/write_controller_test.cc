@@ -288,6 +288,42 @@ TEST_F(WriteControllerTest, StopReachedFromNormalLeavesTheRateAlone) {
   EXPECT_EQ(8 * kMiB, wc_->delayed_write_rate());
 }
 
+TEST_F(WriteControllerTest,
+       CompactionBoundWhileAndShortlyAfterL0OrPendingStalls) {
+  EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  // Memtable stalls end when a flush does: not compaction-bound.
+  wc_->Update(Inputs(4, 0, 0));
+  ExpectState(WriteState::kStopped, StallCause::kMemtableLimit);
+  EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  wc_->Update(Inputs(1, 0, 0));
+  EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));
+
+  wc_->Update(Inputs(1, 8, 0));
+  ExpectState(WriteState::kDelayed, StallCause::kL0Slowdown);
+  EXPECT_TRUE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  env_.Advance(WriteController::kRateMemoryMicros * 2);
+  EXPECT_TRUE(wc_->CompactionBoundRecently(env_.NowMicros()))
+      << "an ongoing L0 stall counts however long it lasts";
+  // A memtable stop on top of it ends the L0 cause: the clock starts.
+  wc_->Update(Inputs(4, 8, 0));
+  ExpectState(WriteState::kStopped, StallCause::kMemtableLimit);
+  env_.Advance(WriteController::kRateMemoryMicros - 1);
+  EXPECT_TRUE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  wc_->Update(Inputs(1, 0, 0));
+  env_.Advance(1);
+  EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));
+
+  // Pending compaction bytes count as well.
+  wc_->Update(Inputs(1, 0, 100 * kMiB));
+  ExpectState(WriteState::kDelayed, StallCause::kPendingCompactionSlowdown);
+  EXPECT_TRUE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  wc_->Update(Inputs(1, 0, 0));
+  env_.Advance(WriteController::kRateMemoryMicros - 1);
+  EXPECT_TRUE(wc_->CompactionBoundRecently(env_.NowMicros()));
+  env_.Advance(1);
+  EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));
+}
+
 TEST_F(WriteControllerTest, NoDelayWhenNormalOrStopped) {
   EXPECT_EQ(0u, wc_->GetDelay(env_.NowMicros(), 100 * kMiB));
   wc_->Update(Inputs(1, 12, 0));

@@ -3,6 +3,9 @@
 #include "tests/testutil/test_util.h"
 
 #include <unistd.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -99,6 +102,30 @@ const Comparator* ReverseBytewiseComparator() {
   };
   static const Reverse* reverse = new Reverse;
   return reverse;
+}
+
+ScopedOneCpu::ScopedOneCpu() {
+#if defined(__linux__)
+  static_assert(sizeof(cpu_set_t) <= sizeof(old_mask_), "mask too small");
+  cpu_set_t* old_set = reinterpret_cast<cpu_set_t*>(old_mask_);
+  if (sched_getaffinity(0, sizeof(cpu_set_t), old_set) != 0) return;
+  int first = 0;
+  while (first < CPU_SETSIZE && !CPU_ISSET(first, old_set)) ++first;
+  if (first == CPU_SETSIZE) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ok_ = sched_setaffinity(0, sizeof(one), &one) == 0;
+#endif
+}
+
+ScopedOneCpu::~ScopedOneCpu() {
+#if defined(__linux__)
+  if (ok_) {
+    sched_setaffinity(0, sizeof(cpu_set_t),
+                      reinterpret_cast<cpu_set_t*>(old_mask_));
+  }
+#endif
 }
 
 }  // namespace test

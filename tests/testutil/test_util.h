@@ -55,6 +55,24 @@ const Comparator* ReverseBytewiseComparator();
 // A string of len random bytes (or random printable bytes).
 std::string RandomBytes(uint32_t* state, size_t len, bool printable = false);
 
+// While alive, the calling thread (and threads it starts) may run on one
+// CPU only, the first of its affinity mask; the old mask is restored on
+// destruction. ok() is false where affinity cannot be set (not Linux, or
+// the call failed): the thread's mask is then unchanged.
+class ScopedOneCpu {
+ public:
+  ScopedOneCpu();
+  ~ScopedOneCpu();
+  ScopedOneCpu(const ScopedOneCpu&) = delete;
+  ScopedOneCpu& operator=(const ScopedOneCpu&) = delete;
+
+  bool ok() const { return ok_; }
+
+ private:
+  bool ok_ = false;
+  unsigned char old_mask_[128];  // a cpu_set_t
+};
+
 }  // namespace test
 }  // namespace cascadedb
 

@@ -26,6 +26,7 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_EQ(7, o.num_levels);
   // RocksDB's default; LevelDB's round robin is kRoundRobin.
   EXPECT_EQ(CompactionPri::kMinOverlappingRatio, o.compaction_pri);
+  EXPECT_EQ(FlushInCompaction::kAuto, o.flush_in_compaction);
   EXPECT_EQ(4096u, o.block_size);
   EXPECT_EQ(kSnappyCompression, o.compression);
   EXPECT_EQ(10, o.bloom_bits_per_key);
@@ -81,6 +82,10 @@ TEST(OptionsTest, EachRangeIsChecked) {
       {"num_levels", [](Options* o) { o->num_levels = 1; }},
       {"compaction_pri",
        [](Options* o) { o->compaction_pri = static_cast<CompactionPri>(7); }},
+      {"flush_in_compaction",
+       [](Options* o) {
+         o->flush_in_compaction = static_cast<FlushInCompaction>(3);
+       }},
       {"level0_file_num_compaction_trigger",
        [](Options* o) { o->level0_file_num_compaction_trigger = 0; }},
       {"level0_slowdown_writes_trigger",
@@ -124,6 +129,14 @@ TEST(OptionsTest, DisabledPendingLimitsAreValid) {
   o.soft_pending_compaction_bytes_limit = 100;
   o.hard_pending_compaction_bytes_limit = 0;
   EXPECT_OK(ValidateOptions(o));
+}
+
+TEST(OptionsTest, FlushInCompactionNames) {
+  EXPECT_STREQ("auto", FlushInCompactionName(FlushInCompaction::kAuto));
+  EXPECT_STREQ("never", FlushInCompactionName(FlushInCompaction::kNever));
+  EXPECT_STREQ("always", FlushInCompactionName(FlushInCompaction::kAlways));
+  EXPECT_STREQ("unknown",
+               FlushInCompactionName(static_cast<FlushInCompaction>(3)));
 }
 
 TEST(OptionsTest, CompactionPriNames) {

@@ -301,5 +301,26 @@ TEST(ThreadPoolTest, OtherPoolsKeepTheirCpuPriority) {
 }
 #endif  // __linux__
 
+TEST(AvailableCpusTest, CountsTheCpusThisThreadMayUse) {
+  const int n = AvailableCpus();
+  EXPECT_GE(n, 1);
+  const unsigned hw = std::thread::hardware_concurrency();
+  if (hw > 0) {
+    EXPECT_LE(n, static_cast<int>(hw));
+  }
+#if defined(__linux__)
+  cpu_set_t set;
+  ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+  EXPECT_EQ(CPU_COUNT(&set), n);
+#endif
+  {
+    test::ScopedOneCpu one_cpu;
+    if (one_cpu.ok()) {
+      EXPECT_EQ(1, AvailableCpus());
+    }
+  }
+  EXPECT_EQ(n, AvailableCpus());
+}
+
 }  // namespace
 }  // namespace cascadedb
