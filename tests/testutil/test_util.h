@@ -70,7 +70,7 @@ class ScopedOneCpu {
 
  private:
   bool ok_ = false;
-  unsigned char old_mask_[128];  // a cpu_set_t
+  uint64_t old_mask_[16];  // a cpu_set_t (128 bytes)
 };
 
 }  // namespace test
