@@ -36,14 +36,35 @@ CompactionJob::CompactionJob(const std::string& dbname, Env* env,
   table_options_.preallocation_size = compaction_->MaxOutputFileSize();
 }
 
+// An output is synced only when kMaxUnsyncedOutputs newer ones are
+// finished, or at the end: the device writes it back meanwhile (started
+// by FinishUnsynced) while the merge goes on, instead of the job waiting
+// for every file in turn. One directory sync covers them all.
 Status CompactionJob::FinishOutput(TableFileWriter* writer) {
   FileMetaData meta;
   stats_.output_records += writer->NumEntries();
-  Status s = writer->Finish(&meta);
-  if (s.ok()) {
-    stats_.bytes_written += meta.file_size;
-    outputs_.push_back(meta);
-  }
+  std::unique_ptr<WritableFile> file;
+  Status s = writer->FinishUnsynced(&meta, &file);
+  if (!s.ok()) return s;
+  stats_.bytes_written += meta.file_size;
+  outputs_.push_back(meta);
+  unsynced_.push_back(std::move(file));
+  if (unsynced_.size() > kMaxUnsyncedOutputs) s = SyncOldestOutput();
+  return s;
+}
+
+Status CompactionJob::SyncOldestOutput() {
+  std::unique_ptr<WritableFile> file = std::move(unsynced_.front());
+  unsynced_.pop_front();
+  Status s = file->Sync();
+  Status c = file->Close();
+  return s.ok() ? c : s;
+}
+
+Status CompactionJob::SyncOutputs() {
+  Status s;
+  while (s.ok() && !unsynced_.empty()) s = SyncOldestOutput();
+  if (s.ok() && !outputs_.empty()) s = env_->SyncDir(dbname_);
   return s;
 }
 
@@ -126,6 +147,8 @@ Status CompactionJob::Run() {
   if (s.ok() && writer.is_open()) s = FinishOutput(&writer);
   writer.Abandon();
   input.reset();
+  if (s.ok()) s = SyncOutputs();
+  unsynced_.clear();  // after an error: closed unsynced, deleted below
   if (!s.ok()) {
     for (const FileMetaData& f : outputs_) {
       // Best effort: outputs not in the MANIFEST are garbage at next Open.

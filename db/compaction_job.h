@@ -8,7 +8,10 @@
 // (ObsoleteEntryFilter). Output files are cut at MaxOutputFileSize() and
 // where the overlap with the next level would grow too large, always
 // between two user keys, so one user key never spans two files of a level.
-// The caller (DBImpl) installs the outputs with one VersionEdit.
+// A finished output is synced a few files later (or when Run ends), so the
+// device writes it while the merge goes on; every output is synced, and
+// the directory too, before Run returns. The caller (DBImpl) installs the
+// outputs with one VersionEdit.
 //
 // Thread safety: not thread-safe (one job, one thread).
 
@@ -17,7 +20,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,7 +85,13 @@ class CompactionJob {
   const CompactionJobStats& stats() const { return stats_; }
 
  private:
+  // Outputs finished but not yet synced: at most this many at a time.
+  static constexpr size_t kMaxUnsyncedOutputs = 4;
+
   Status FinishOutput(class TableFileWriter* writer);
+  Status SyncOldestOutput();
+  // Syncs and closes every unsynced output, then the directory.
+  Status SyncOutputs();
   void MaybePause();
 
   const std::string dbname_;
@@ -99,6 +110,7 @@ class CompactionJob {
   uint64_t paused_micros_ = 0;
   uint64_t paused_cpu_nanos_ = 0;
   std::vector<FileMetaData> outputs_;
+  std::deque<std::unique_ptr<WritableFile>> unsynced_;  // oldest first
   CompactionJobStats stats_;
 };
 

@@ -25,6 +25,7 @@ class TableFileWriter::RateLimitedFile : public WritableFile {
   Status Flush() override { return target_->Flush(); }
   Status Sync() override { return target_->Sync(); }
   Status Fsync() override { return target_->Fsync(); }
+  Status StartWriteback() override { return target_->StartWriteback(); }
   uint64_t GetFileSize() const override { return target_->GetFileSize(); }
   Status Allocate(uint64_t offset, uint64_t len) override {
     return target_->Allocate(offset, len);
@@ -76,6 +77,25 @@ void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
 }
 
 Status TableFileWriter::Finish(FileMetaData* meta) {
+  const std::string name = file_name_;
+  std::unique_ptr<WritableFile> file;
+  Status s = FinishUnsynced(meta, &file);
+  if (!s.ok()) return s;
+  s = file->Sync();
+  if (s.ok()) s = file->Close();
+  // The file's directory entry must be durable before a MANIFEST edit
+  // names it.
+  if (s.ok()) s = env_->SyncDir(dbname_);
+  if (!s.ok()) {
+    file.reset();
+    // Best effort: an orphan SST is deleted as garbage at the next Open.
+    env_->RemoveFile(name).IgnoreError();
+  }
+  return s;
+}
+
+Status TableFileWriter::FinishUnsynced(FileMetaData* meta,
+                                       std::unique_ptr<WritableFile>* file) {
   assert(builder_ != nullptr);
   if (builder_->NumEntries() > 0) {
     meta_.largest.DecodeFrom(builder_->LastKey());  // before Finish shortens it
@@ -83,20 +103,16 @@ Status TableFileWriter::Finish(FileMetaData* meta) {
     meta_.largest_seqno = builder_->properties().largest_seqno;
   }
   Status s = builder_->Finish();
-  if (s.ok()) s = file_->Sync();
-  if (s.ok()) s = file_->Close();
-  // The file's directory entry must be durable before a MANIFEST edit
-  // names it.
-  if (s.ok()) s = env_->SyncDir(dbname_);
+  if (s.ok()) s = file_->StartWriteback();
   if (!s.ok()) {
     builder_.reset();
     file_.reset();
-    // Best effort: an orphan SST is deleted as garbage at the next Open.
     env_->RemoveFile(file_name_).IgnoreError();
     return s;
   }
   meta_.file_size = builder_->FileSize();
   *meta = meta_;
+  *file = std::move(file_);
   Close();
   return s;
 }

@@ -52,6 +52,14 @@ class TableFileWriter {
   // file is deleted.
   Status Finish(FileMetaData* meta);
 
+  // Like Finish, but leaves the file open and unsynced in *file, its data
+  // on its way to the device (WritableFile::StartWriteback), so the caller
+  // can go on working while the device writes. The caller must Sync and
+  // Close *file and sync the directory before anything names the file;
+  // until then it is not durable. On error the file is deleted.
+  Status FinishUnsynced(FileMetaData* meta,
+                        std::unique_ptr<WritableFile>* file);
+
   // Stops and deletes the file (e.g. after a failed input read).
   void Abandon();
 

@@ -459,8 +459,8 @@ class PosixMmapWritableFile final : public WritableFile {
       src += n;
       left -= n;
     }
-    return StartWriteback(fname_, fd_, GetFileSize(), &bytes_per_sync_,
-                          &range_synced_);
+    return ::cascadedb::StartWriteback(fname_, fd_, GetFileSize(),
+                                       &bytes_per_sync_, &range_synced_);
   }
 
   // The bytes are in the page cache already.
@@ -855,11 +855,22 @@ class PosixWritableFile final : public WritableFile {
     return MaybeRangeSync();
   }
 
+  Status StartWriteback() override {
+    if (fd_ < 0) return ClosedError();
+    if (direct_) return Status::OK();  // written through already
+    Status s = FlushBuffered();
+    std::string().swap(buffer_);
+    if (!s.ok()) return s;
+    uint64_t any = 1;  // a threshold every unsynced byte count reaches
+    return ::cascadedb::StartWriteback(fname_, fd_, written_, &any,
+                                       &range_synced_);
+  }
+
   // Starts write-back of everything written since the last range sync once
   // that reaches bytes_per_sync_, so the final fdatasync has less to do.
   Status MaybeRangeSync() {
-    return StartWriteback(fname_, fd_, written_, &bytes_per_sync_,
-                          &range_synced_);
+    return ::cascadedb::StartWriteback(fname_, fd_, written_, &bytes_per_sync_,
+                                       &range_synced_);
   }
 
   // Reserves space in preallocation_block_ steps ahead of the data. Only a

@@ -263,6 +263,11 @@ class WritableFile {
   virtual Status Sync() = 0;
   // Flushes, then makes data and metadata durable (fsync).
   virtual Status Fsync() { return Sync(); }
+  // Flushes, then asks the OS to start writing the data to the device
+  // without waiting for it, and gives back buffer memory the file may not
+  // need again. A hint: only Sync makes the data durable, and a Sync after
+  // this has less left to wait for. Default: Flush.
+  virtual Status StartWriteback() { return Flush(); }
   // Bytes appended so far (buffered or not).
   virtual uint64_t GetFileSize() const = 0;
   // Reserves space for [offset, offset + len) where supported; a hint.

@@ -368,6 +368,23 @@ TEST_F(EnvPosixTest, SyncAndCloseWriteBufferedData) {
   EXPECT_TRUE(file->Append("more").IsIOError());  // closed
 }
 
+TEST_F(EnvPosixTest, StartWritebackHandsBufferedDataToTheOS) {
+  const std::string path = dir_.File("writeback");
+  auto file = NewWritable(path, EnvOptions());
+  ASSERT_OK(file->Append("hello"));
+  EXPECT_EQ(0u, RawSize(path));  // still buffered
+  ASSERT_OK(file->StartWriteback());
+  EXPECT_EQ("hello", RawContents(path));
+  ASSERT_OK(file->StartWriteback());  // nothing new: fine
+  ASSERT_OK(file->Append(" world"));  // the file goes on after it
+  ASSERT_OK(file->StartWriteback());
+  EXPECT_EQ("hello world", RawContents(path));
+  ASSERT_OK(file->Sync());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("hello world", RawContents(path));
+  EXPECT_TRUE(file->StartWriteback().IsIOError());  // closed
+}
+
 TEST_F(EnvPosixTest, DestructorWritesBufferedData) {
   const std::string path = dir_.File("dtor");
   NewWritable(path, EnvOptions())->Append("kept").IgnoreError();
