@@ -266,6 +266,7 @@ struct Options {
   // flush takes that time from the compaction instead. kAuto hands the
   // flush to a running job when the process may run on fewer CPUs than
   // max_background_compactions + max_background_flushes + 1 (one writer),
+  // no rate_limiter is set (a job waiting on it would hold the flush back),
   // writes are not being slowed down, and no L0 or pending-compaction
   // stall has ended in the last 10 s; when compaction is the bottleneck
   // it needs both CPUs, so the flush thread runs in parallel again. A

@@ -21,6 +21,7 @@
 #include "cascadedb/db.h"
 #include "cascadedb/env.h"
 #include "cascadedb/listener.h"
+#include "cascadedb/rate_limiter.h"
 #include "cascadedb/statistics.h"
 #include "tests/testutil/test_util.h"
 #include "util/thread_pool.h"
@@ -261,6 +262,20 @@ TEST_F(DBFlushInCompactionTest,
   std::map<std::string, std::string> stalls;
   ASSERT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &stalls));
   ASSERT_EQ("l0_slowdown", stalls["cause"]);
+  PutRange(100, 100 + kOneMemtable);
+  ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
+  EXPECT_EQ(0u, FlushesInCompaction());
+  ReleaseAndCheck(100, 100 + kOneMemtable);
+}
+
+TEST_F(DBFlushInCompactionTest, AutoKeepsTheFlushThreadWithARateLimiter) {
+  options_.flush_in_compaction = FlushInCompaction::kAuto;
+  options_.rate_limiter.reset(NewGenericRateLimiter(64 << 20));
+  {
+    test::ScopedOneCpu one_cpu;
+    if (!one_cpu.ok()) GTEST_SKIP() << "cannot set the CPU affinity";
+    OpenAndHoldACompaction();
+  }
   PutRange(100, 100 + kOneMemtable);
   ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
   EXPECT_EQ(0u, FlushesInCompaction());
