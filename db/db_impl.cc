@@ -1372,10 +1372,10 @@ bool DBImpl::ShouldHandOffFlush() const {
     case FlushInCompaction::kAuto:
       break;
   }
+  // A job waiting on the rate limiter would not see the flush for as long.
   // When compaction is (or just was) the bottleneck, it needs the CPU the
   // flush thread would use: throughput then depends on the background
   // work alone.
-  // A job waiting on the rate limiter would not see the flush for as long.
   return cpus_scarce_ && options_.rate_limiter == nullptr &&
          write_controller_.state() == WriteState::kNormal &&
          !write_controller_.CompactionBoundRecently(env_->NowMicros());

@@ -286,8 +286,8 @@ class DBImpl : public DB, private ReadSampler {
   // Set (under the mutex) when a flush waits for a running compaction job
   // to take it; polled by the jobs without the mutex.
   std::atomic<bool> flush_waiting_{false};
-  int jobs_taking_flushes_ GUARDED_BY(mutex_) =
-      0;  // running with a pause point
+  // Compaction jobs running with a pause point (they can take a flush).
+  int jobs_taking_flushes_ GUARDED_BY(mutex_) = 0;
   // Fewer CPUs than background threads plus one writer (flush_in_compaction
   // kAuto).
   bool cpus_scarce_ = false;

@@ -104,6 +104,26 @@ class DBFlushInCompactionTest : public testing::Test {
     ASSERT_EQ(0u, IntProperty("cascadedb.num-running-flushes"));
   }
 
+  // OpenAndHoldACompaction with the test thread (and so DB::Open's CPU
+  // count, kept in cpus_at_open_) on one CPU. False where the affinity
+  // cannot be set.
+  bool OpenOnOneCpuAndHoldACompaction() {
+    test::ScopedOneCpu one_cpu;
+    if (!one_cpu.ok()) return false;
+    cpus_at_open_ = AvailableCpus();
+    OpenAndHoldACompaction();
+    return true;
+  }
+
+  // With the job held: one memtable's worth is flushed by the flush
+  // thread, not by the job; then the job goes on and the data is checked.
+  void ExpectTheFlushThreadFlushes() {
+    PutRange(100, 100 + kOneMemtable);
+    ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
+    EXPECT_EQ(0u, FlushesInCompaction());
+    ReleaseAndCheck(100, 100 + kOneMemtable);
+  }
+
   // Puts keys [from, to) with 1000-byte values.
   void PutRange(int from, int to) {
     for (int i = from; i < to; ++i) {
@@ -157,6 +177,7 @@ class DBFlushInCompactionTest : public testing::Test {
   test::TempDir dir_;
   Options options_;
   std::shared_ptr<GateListener> gate_;
+  int cpus_at_open_ = 0;
   std::unique_ptr<DB> db_;
 };
 
@@ -179,10 +200,7 @@ TEST_F(DBFlushInCompactionTest, AlwaysRunningJobFlushesTheMemtable) {
 TEST_F(DBFlushInCompactionTest, NeverFlushThreadFlushesWhileTheJobRuns) {
   options_.flush_in_compaction = FlushInCompaction::kNever;
   OpenAndHoldACompaction();
-  PutRange(100, 100 + kOneMemtable);
-  ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
-  EXPECT_EQ(0u, FlushesInCompaction());
-  ReleaseAndCheck(100, 100 + kOneMemtable);
+  ExpectTheFlushThreadFlushes();
   EXPECT_EQ(0u, FlushesInCompaction());
 }
 
@@ -233,12 +251,10 @@ TEST_F(DBFlushInCompactionTest, AutoHandsOffWhenCpusAreScarce) {
   options_.flush_in_compaction = FlushInCompaction::kAuto;
   // DB::Open counts the CPUs: one is fewer than one compaction thread, one
   // flush thread and a writer.
-  {
-    test::ScopedOneCpu one_cpu;
-    if (!one_cpu.ok()) GTEST_SKIP() << "cannot set the CPU affinity";
-    ASSERT_EQ(1, AvailableCpus());
-    OpenAndHoldACompaction();
+  if (!OpenOnOneCpuAndHoldACompaction()) {
+    GTEST_SKIP() << "cannot set the CPU affinity";
   }
+  ASSERT_EQ(1, cpus_at_open_);
   PutRange(100, 100 + kOneMemtable);
   Env::Default()->SleepForMicroseconds(100000);
   EXPECT_EQ(1u, IntProperty("cascadedb.num-immutable-mem-table"));
@@ -254,32 +270,22 @@ TEST_F(DBFlushInCompactionTest,
   // The two L0 files that start the compaction also slow writes down:
   // compaction is the bottleneck, and needs the CPU the flush would take.
   options_.level0_slowdown_writes_trigger = 2;
-  {
-    test::ScopedOneCpu one_cpu;
-    if (!one_cpu.ok()) GTEST_SKIP() << "cannot set the CPU affinity";
-    OpenAndHoldACompaction();
+  if (!OpenOnOneCpuAndHoldACompaction()) {
+    GTEST_SKIP() << "cannot set the CPU affinity";
   }
   std::map<std::string, std::string> stalls;
   ASSERT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &stalls));
   ASSERT_EQ("l0_slowdown", stalls["cause"]);
-  PutRange(100, 100 + kOneMemtable);
-  ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
-  EXPECT_EQ(0u, FlushesInCompaction());
-  ReleaseAndCheck(100, 100 + kOneMemtable);
+  ExpectTheFlushThreadFlushes();
 }
 
 TEST_F(DBFlushInCompactionTest, AutoKeepsTheFlushThreadWithARateLimiter) {
   options_.flush_in_compaction = FlushInCompaction::kAuto;
   options_.rate_limiter.reset(NewGenericRateLimiter(64 << 20));
-  {
-    test::ScopedOneCpu one_cpu;
-    if (!one_cpu.ok()) GTEST_SKIP() << "cannot set the CPU affinity";
-    OpenAndHoldACompaction();
+  if (!OpenOnOneCpuAndHoldACompaction()) {
+    GTEST_SKIP() << "cannot set the CPU affinity";
   }
-  PutRange(100, 100 + kOneMemtable);
-  ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
-  EXPECT_EQ(0u, FlushesInCompaction());
-  ReleaseAndCheck(100, 100 + kOneMemtable);
+  ExpectTheFlushThreadFlushes();
 }
 
 TEST_F(DBFlushInCompactionTest, AutoKeepsTheFlushThreadWithCpusToSpare) {
@@ -288,10 +294,7 @@ TEST_F(DBFlushInCompactionTest, AutoKeepsTheFlushThreadWithCpusToSpare) {
     GTEST_SKIP() << "needs 3 CPUs (one compaction, one flush, one writer)";
   }
   OpenAndHoldACompaction();
-  PutRange(100, 100 + kOneMemtable);
-  ASSERT_TRUE(WaitImmutablesFlushed()) << "the flush waited for the job";
-  EXPECT_EQ(0u, FlushesInCompaction());
-  ReleaseAndCheck(100, 100 + kOneMemtable);
+  ExpectTheFlushThreadFlushes();
 }
 
 }  // namespace
