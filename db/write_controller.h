@@ -94,11 +94,13 @@ class WriteController {
   // with the full rate.
   static constexpr uint64_t kRateMemoryMicros = 10 * 1000 * 1000;
   // GetDelay never asks for a sleep shorter than this; smaller debts are
-  // carried over until they add up to at least this much. Well under a
-  // millisecond, so that a delay spreads over many short sleeps rather than
-  // making a few writes slow (every sleep of 1 ms or more is a write of
-  // 1 ms or more), and well over the ~50 us a sleep oversleeps by.
-  static constexpr uint64_t kMinDelayMicros = 250;
+  // carried over until they add up to at least this much. A delay is felt
+  // as many sleeps of tens of microseconds, so a delayed write costs about
+  // what a sleep and a wakeup cost (every sleep of 1 ms or more would be a
+  // write of 1 ms or more, and with 250 us sleeps the delayed writes alone
+  // set the p99.9). Below ~10 us the system call is most of the sleep.
+  // Env::SleepForMicroseconds keeps such sleeps from ending 50 us late.
+  static constexpr uint64_t kMinDelayMicros = 10;
   // Unused credit is capped at this much time at the current rate, so a
   // pause does not let a large burst through at full speed afterwards.
   static constexpr uint64_t kMaxCreditMicros = 1000;

@@ -350,19 +350,19 @@ TEST_F(WriteControllerTest, DelayIsDebtOverRate) {
 
 TEST_F(WriteControllerTest, SmallDebtsAccumulateToTheShortestSleep) {
   Options o = TestOptions();
-  o.delayed_write_rate = 10 * kMiB;
+  o.delayed_write_rate = kMiB;
   Reset(o);
   wc_->Update(Inputs(1, 8, 0));
   const uint64_t now = 7000000;
-  // 250 us at 10 MiB/s is 2621.44 bytes: 100-byte writes pass until the
-  // debt reaches that, then one writer sleeps for all of it.
-  static_assert(WriteController::kMinDelayMicros == 250, "update the test");
+  // 10 us at 1 MiB/s is 10.49 bytes: 1-byte writes pass until the debt
+  // reaches that, then one writer sleeps for all of it.
+  static_assert(WriteController::kMinDelayMicros == 10, "update the test");
   int passed = 0;
   uint64_t delay = 0;
-  while ((delay = wc_->GetDelay(now, 100)) == 0) ++passed;
-  EXPECT_EQ(26, passed);
+  while ((delay = wc_->GetDelay(now, 1)) == 0) ++passed;
+  EXPECT_EQ(10, passed);
   EXPECT_GE(delay, WriteController::kMinDelayMicros);
-  EXPECT_EQ(static_cast<uint64_t>(2700.0 * 1e6 / (10 * kMiB) + 0.5), delay);
+  EXPECT_EQ(static_cast<uint64_t>(11.0 * 1e6 / kMiB + 0.5), delay);
 }
 
 TEST_F(WriteControllerTest, SleepsStayUnderAMillisecondAtTheConfiguredRate) {

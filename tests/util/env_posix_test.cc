@@ -2,6 +2,9 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -819,6 +822,43 @@ TEST_F(EnvPosixTest, CPUClockCountsThisThreadsWorkNotSleep) {
   env_->SleepForMicroseconds(50000);
   EXPECT_LT(env_->NowCPUNanos() - before_sleep, 25u * 1000 * 1000);
 }
+
+TEST_F(EnvPosixTest, SleepsAtLeastWhatItIsAsked) {
+  for (int micros : {0, 10, 300, 2000}) {
+    const uint64_t start = env_->NowMicros();
+    env_->SleepForMicroseconds(micros);
+    EXPECT_GE(env_->NowMicros() - start, static_cast<uint64_t>(micros));
+  }
+  env_->SleepForMicroseconds(-5);  // nothing, no error
+}
+
+#ifdef PR_SET_TIMERSLACK
+TEST_F(EnvPosixTest, ShortSleepsIgnoreALargeTimerSlackAndKeepIt) {
+  // With 20 ms of timer slack the kernel may end any sleep up to 20 ms
+  // late; a short sleep (a delayed write's) must not pay that, and the
+  // thread must get its own slack back.
+  const int saved = ::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  ASSERT_GT(saved, 0);
+  const unsigned long kLarge = 20ul * 1000 * 1000;
+  ASSERT_EQ(0, ::prctl(PR_SET_TIMERSLACK, kLarge, 0, 0, 0));
+  std::vector<uint64_t> took;
+  for (int i = 0; i < 51; ++i) {
+    const uint64_t start = env_->NowMicros();
+    env_->SleepForMicroseconds(10);
+    took.push_back(env_->NowMicros() - start);
+    ASSERT_EQ(static_cast<int>(kLarge), ::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0))
+        << "the caller's slack was not restored";
+  }
+  env_->SleepForMicroseconds(2000);  // a long sleep keeps the slack as is
+  EXPECT_EQ(static_cast<int>(kLarge), ::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+  ASSERT_EQ(0, ::prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(saved), 0,
+                       0, 0));
+  std::sort(took.begin(), took.end());
+  // Half of the sleeps end within 5 ms even on a loaded machine; with the
+  // 20 ms slack honoured they would end milliseconds late.
+  EXPECT_LT(took[took.size() / 2], 5000u);
+}
+#endif
 
 TEST_F(EnvPosixTest, GetTestDirectoryExists) {
   std::string path;
