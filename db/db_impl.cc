@@ -701,7 +701,17 @@ Status DBImpl::NewLogFile() {
   logfile_number_ = number;
   mem_log_number_ = number;
   log_dirty_ = false;
+  PlaceWalHelper(/*force=*/true);
   return s;
+}
+
+void DBImpl::PlaceWalHelper(bool force) {
+  mutex_.AssertHeld();
+  if (logfile_ == nullptr) return;
+  const bool beside = !write_controller_.StalledRecently(env_->NowMicros());
+  if (beside == wal_helper_beside_ && !force) return;
+  wal_helper_beside_ = beside;
+  logfile_->SetHelperBesideWriter(beside);
 }
 
 // ---------------------------------------------------------------- writes
@@ -945,7 +955,9 @@ void DBImpl::UpdateWriteController() {
   in.pending_compaction_bytes = current->EstimatedPendingCompactionBytes();
   const WriteState before = write_controller_.state();
   const StallCause cause_before = write_controller_.cause();
-  if (write_controller_.Update(in)) {
+  const bool changed = write_controller_.Update(in);
+  PlaceWalHelper(/*force=*/false);
+  if (changed) {
     Log(info_log_.get(), "Write stall state %s (%s) -> %s",
         WriteStateName(before), StallCauseName(cause_before),
         write_controller_.DescribeState().c_str());

@@ -168,8 +168,14 @@ class DBImpl : public DB, private ReadSampler {
   MemTable* NewMemTable() const;
   // Waits on bg_cv_ while writes are stopped for cause; records the wait.
   void WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
-  // Re-evaluates the stall state from the current Version and memtables.
+  // Re-evaluates the stall state from the current Version and memtables,
+  // then the WAL helper's placement (PlaceWalHelper).
   void UpdateWriteController() REQUIRES(mutex_);
+  // Tells the WAL whether its helper thread should stay off the writer's
+  // CPU: yes unless writes stalled recently (then the writer waits for
+  // background work anyway, and its CPU has time to spare for the helper).
+  // force: tell a new WAL even if the answer has not changed.
+  void PlaceWalHelper(bool force) REQUIRES(mutex_);
   bool ActiveMemTableFull() const REQUIRES(mutex_);
 
   Status FlushImpl(const FlushOptions& options) EXCLUDES(mutex_);
@@ -276,6 +282,8 @@ class DBImpl : public DB, private ReadSampler {
   std::unique_ptr<log::Writer> log_;
   uint64_t logfile_number_ GUARDED_BY(mutex_) = 0;
   bool log_dirty_ = false;  // unsynced data in logfile_ (write leader only)
+  // What PlaceWalHelper last told logfile_.
+  bool wal_helper_beside_ GUARDED_BY(mutex_) = false;
   std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
   bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);

@@ -228,6 +228,12 @@ bool WriteController::CompactionBoundRecently(uint64_t now_micros) const {
              kRateMemoryMicros;
 }
 
+bool WriteController::StalledRecently(uint64_t now_micros) const {
+  if (state() != WriteState::kNormal) return true;
+  return stall_ended_ &&
+         ElapsedMicros(last_stall_end_micros_, now_micros) < kRateMemoryMicros;
+}
+
 uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes) {
   if (state() != WriteState::kDelayed) return 0;
   const double rate = static_cast<double>(delayed_write_rate());

@@ -172,6 +172,11 @@ class WriteController {
   // bottleneck. now_micros is the caller's monotonic clock.
   bool CompactionBoundRecently(uint64_t now_micros) const;
 
+  // True while writes are delayed or stopped (any cause), and for
+  // kRateMemoryMicros after the last stall ended: writers have just been
+  // waiting for background work, so their CPU has had time to spare.
+  bool StalledRecently(uint64_t now_micros) const;
+
   uint64_t writes_delayed() const { return writes_delayed_; }
   uint64_t writes_stopped() const { return writes_stopped_; }
   uint64_t total_stall_micros() const { return total_stall_micros_; }

@@ -474,6 +474,10 @@ class PosixMmapWritableFile final : public WritableFile {
 
   uint64_t GetFileSize() const override { return region_offset_ + pos_; }
 
+  void SetHelperBesideWriter(bool beside) override {
+    prep_->beside_writer.store(beside, std::memory_order_relaxed);
+  }
+
   Status Close() override {
     if (fd_ < 0) return ClosedError();
     const uint64_t size = GetFileSize();
@@ -555,12 +559,22 @@ class PosixMmapWritableFile final : public WritableFile {
       return s.ok() ? n : s;
     }
 
+    // SetHelperBesideWriter's hint; read on the writer's thread when it
+    // schedules a preparation.
+    std::atomic<bool> beside_writer{false};
+
    private:
     enum class State { kIdle, kQueued, kRunning };
 
     static void Schedule(const std::shared_ptr<Preparation>& prep) {
-      RegionPreparer()->Schedule(&Preparation::Job,
-                                 new std::shared_ptr<Preparation>(prep));
+      auto* holder = new std::shared_ptr<Preparation>(prep);
+      if (prep->beside_writer.load(std::memory_order_relaxed)) {
+        // Start() runs on the writer's thread: keep the preparer off its
+        // CPU, where the wake-up would otherwise put it.
+        RegionPreparer()->ScheduleBesideCaller(&Preparation::Job, holder);
+      } else {
+        RegionPreparer()->Schedule(&Preparation::Job, holder);
+      }
     }
 
     static void Job(void* arg) {

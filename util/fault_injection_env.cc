@@ -85,6 +85,10 @@ class FaultInjectionEnv::TrackedFile final : public WritableFile {
     return target_->Allocate(offset, len);
   }
 
+  void SetHelperBesideWriter(bool beside) override {
+    target_->SetHelperBesideWriter(beside);
+  }
+
  private:
   Status CheckAlive() const {
     MutexLock lock(&env_->mu_);

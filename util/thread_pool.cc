@@ -10,6 +10,7 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
 #include <utility>
 
 namespace cascadedb {
@@ -39,10 +40,26 @@ void ApplyCpuPriority(Env::CpuPriority pri) {
 #endif
 }
 
+// The CPUs the calling thread may run on; empty where that is unknown.
+std::vector<int> CallerCpus() {
+  std::vector<int> cpus;
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }
+  }
+#endif
+  return cpus;
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int num_threads, std::string name)
     : name_(std::move(name)),
+      cpus_(CallerCpus()),
       work_cv_(&mu_),
       idle_cv_(&mu_),
       target_threads_(num_threads < 0 ? 0 : num_threads) {
@@ -72,8 +89,46 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::Schedule(void (*function)(void* arg), void* arg) {
   MutexLock lock(&mu_);
+  if (avoided_cpu_ >= 0) {
+    // Back to every CPU after ScheduleBesideCaller.
+    avoided_cpu_ = -1;
+    for (const auto& entry : worker_tids_) PlaceLocked(entry.second);
+  }
   queue_.push_back(Job{function, arg});
   work_cv_.Signal();
+}
+
+void ThreadPool::ScheduleBesideCaller(void (*function)(void* arg), void* arg) {
+#if defined(__linux__)
+  const int cpu = sched_getcpu();
+  MutexLock lock(&mu_);
+  // Only a CPU the workers may use, and never the last one they have.
+  if (cpu >= 0 && cpu != avoided_cpu_ && cpus_.size() >= 2 &&
+      std::find(cpus_.begin(), cpus_.end(), cpu) != cpus_.end()) {
+    avoided_cpu_ = cpu;
+    for (const auto& entry : worker_tids_) PlaceLocked(entry.second);
+  }
+  queue_.push_back(Job{function, arg});
+  work_cv_.Signal();
+#else
+  Schedule(function, arg);
+#endif
+}
+
+void ThreadPool::PlaceLocked(int tid) {
+  mu_.AssertHeld();
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus_) {
+    if (c != avoided_cpu_ && c < CPU_SETSIZE) CPU_SET(c, &set);
+  }
+  if (CPU_COUNT(&set) > 0) {
+    sched_setaffinity(static_cast<pid_t>(tid), sizeof(set), &set);
+  }
+#else
+  (void)tid;
+#endif
 }
 
 void ThreadPool::SetBackgroundThreads(int num_threads) {
@@ -146,6 +201,10 @@ void ThreadPool::WorkerLoop(uint64_t id) {
 
   Env::CpuPriority applied = Env::CpuPriority::kNormal;
   mu_.Lock();
+#if defined(__linux__)
+  worker_tids_[id] = static_cast<int>(syscall(SYS_gettid));
+  if (avoided_cpu_ >= 0) PlaceLocked(0);
+#endif
   while (true) {
     while (queue_.empty() && !shutting_down_ &&
            live_threads_ <= target_threads_) {
@@ -169,6 +228,7 @@ void ThreadPool::WorkerLoop(uint64_t id) {
   }
   live_threads_--;
   exited_ids_.push_back(id);
+  worker_tids_.erase(id);
   // A Schedule may have signalled this worker just before it chose to exit;
   // pass the wake-up on so the job is not left waiting.
   if (!queue_.empty()) work_cv_.Signal();

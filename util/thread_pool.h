@@ -41,7 +41,19 @@ class ThreadPool {
 
   // Queues function(arg) to run once on a worker. Returns at once. Jobs run
   // in the order they were scheduled (several may run at the same time).
+  // Workers kept off a CPU by ScheduleBesideCaller may use it again.
   void Schedule(void (*function)(void* arg), void* arg) EXCLUDES(mu_);
+
+  // Like Schedule, but first keeps the workers off the CPU the calling
+  // thread is running on, when they may run on another one, so the job runs
+  // beside the caller instead of on its CPU. For work a busy thread hands
+  // over and does not wait for (the mmap WAL's next region): a worker woken
+  // by the caller is otherwise placed on the caller's CPU and, with the
+  // other CPUs busy, takes it from the caller for milliseconds. Costs one
+  // sched_setaffinity per worker when the caller's CPU differs from the
+  // last call's. Linux only; elsewhere the same as Schedule.
+  void ScheduleBesideCaller(void (*function)(void* arg), void* arg)
+      EXCLUDES(mu_);
 
   // Sets the number of workers (negative counts as 0). Growing starts the
   // new threads at once; shrinking lets surplus threads exit after their
@@ -77,6 +89,10 @@ class ThreadPool {
   // The body of every worker; id is its key in threads_.
   void WorkerLoop(uint64_t id) EXCLUDES(mu_);
 
+  // Sets the CPUs thread tid (0: the calling thread) may run on to the pool's
+  // CPUs minus avoided_cpu_ (all of them when avoided_cpu_ is -1). Best
+  // effort: an error leaves the thread where it was.
+  void PlaceLocked(int tid) REQUIRES(mu_);
   // Starts workers until live_threads_ reaches target_threads_.
   void StartThreadsLocked() REQUIRES(mu_);
 
@@ -86,6 +102,9 @@ class ThreadPool {
 
   // ---- const after construction
   const std::string name_;
+  // The CPUs the creating thread could run on (Linux; else empty): the
+  // workers' CPUs, unless kept off one by ScheduleBesideCaller.
+  const std::vector<int> cpus_;
 
   // ---- guarded by mu_
   mutable Mutex mu_;
@@ -105,6 +124,10 @@ class ThreadPool {
   std::unordered_map<uint64_t, std::thread> threads_ GUARDED_BY(mu_);
   // Ids of workers that have left WorkerLoop's loop and await joining.
   std::vector<uint64_t> exited_ids_ GUARDED_BY(mu_);
+  // Kernel thread ids of the live workers, by worker id (Linux).
+  std::unordered_map<uint64_t, int> worker_tids_ GUARDED_BY(mu_);
+  // The CPU the workers are kept off (ScheduleBesideCaller), or -1.
+  int avoided_cpu_ GUARDED_BY(mu_) = -1;
 };
 
 // The CPUs the calling thread may run on (its affinity mask on Linux, else

@@ -282,6 +282,14 @@ class WritableFile {
   }
   // True if the file was opened with O_DIRECT.
   virtual bool use_direct_io() const { return false; }
+  // A placement hint for work the file does for its writer on a helper
+  // thread (the POSIX mmap file prepares its next region on one). true: run
+  // that work beside the writing thread, off the CPU it is on, which pays
+  // while the writer is the bottleneck; false (the default): let the
+  // scheduler place it, which pays while the writer waits for background
+  // work anyway and its CPU has time to spare. Files without a helper
+  // ignore it. May be called from any thread.
+  virtual void SetHelperBesideWriter(bool beside) { (void)beside; }
 };
 
 // A lock from Env::LockFile.

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -131,6 +132,99 @@ TEST_F(DBStallTest, L0StopThenCompactionClearsIt) {
   db_.reset();
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   CheckAllPresent(600, value);
+}
+
+// Records the placement hints the DB gives its WALs, and lets a test move
+// the clock forward.
+class WalHintEnv : public EnvWrapper {
+ public:
+  WalHintEnv() : EnvWrapper(Env::Default()) {}
+
+  Status NewWritableFile(const std::string& fname,
+                         std::unique_ptr<WritableFile>* result,
+                         const EnvOptions& options) override {
+    Status s = target()->NewWritableFile(fname, result, options);
+    if (s.ok() && fname.size() > 4 &&
+        fname.compare(fname.size() - 4, 4, ".log") == 0) {
+      std::lock_guard<std::mutex> l(mu_);
+      wals_++;
+      newest_hint_ = -1;
+      *result = std::make_unique<File>(std::move(*result), this, wals_);
+    }
+    return s;
+  }
+
+  uint64_t NowMicros() override { return target()->NowMicros() + skew_; }
+
+  // The last hint given to the newest WAL: 1 beside, 0 not, -1 none yet.
+  int newest_hint() {
+    std::lock_guard<std::mutex> l(mu_);
+    return newest_hint_;
+  }
+  void Advance(uint64_t micros) { skew_ += micros; }
+
+ private:
+  class File : public WritableFile {
+   public:
+    File(std::unique_ptr<WritableFile> t, WalHintEnv* env, int id)
+        : t_(std::move(t)), env_(env), id_(id) {}
+    Status Append(const Slice& d) override { return t_->Append(d); }
+    Status Close() override { return t_->Close(); }
+    Status Flush() override { return t_->Flush(); }
+    Status Sync() override { return t_->Sync(); }
+    Status Fsync() override { return t_->Fsync(); }
+    uint64_t GetFileSize() const override { return t_->GetFileSize(); }
+    void SetHelperBesideWriter(bool beside) override {
+      std::lock_guard<std::mutex> l(env_->mu_);
+      if (id_ == env_->wals_) env_->newest_hint_ = beside ? 1 : 0;
+      t_->SetHelperBesideWriter(beside);
+    }
+
+   private:
+    std::unique_ptr<WritableFile> t_;
+    WalHintEnv* const env_;
+    const int id_;
+  };
+
+  std::mutex mu_;
+  int wals_ = 0;
+  int newest_hint_ = -1;
+  std::atomic<uint64_t> skew_{0};
+};
+
+TEST_F(DBStallTest, WalHelperStaysBesideTheWriterUnlessWritesStalled) {
+  WalHintEnv env;
+  options_.env = &env;
+  options_.disable_auto_compactions = true;  // L0 piles up on Flush()
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  const std::string value(1000, 'h');
+  ASSERT_OK(db_->Put(WriteOptions(), Key(0), value));
+  EXPECT_EQ(1, env.newest_hint())
+      << "no stall yet: the writer is the bottleneck";
+
+  // Two L0 files reach the slowdown trigger.
+  for (int i = 1; i <= 2; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
+  EXPECT_EQ(0, env.newest_hint()) << "writes are delayed";
+
+  // Cleared, but only just: writers have been waiting for compaction.
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_EQ("none", StallStats()["cause"]);
+  ASSERT_OK(db_->Put(WriteOptions(), Key(3), value));
+  ASSERT_OK(db_->Flush(FlushOptions()));  // a new WAL, told at once
+  EXPECT_EQ(0, env.newest_hint());
+
+  // Long after the stall, the next WAL's helper stays beside the writer.
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  env.Advance(60ull * 1000 * 1000);
+  ASSERT_OK(db_->Put(WriteOptions(), Key(4), value));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_EQ(1, env.newest_hint());
+  CheckAllPresent(5, value);
+  db_.reset();
 }
 
 TEST_F(DBStallTest, SlowFlushesStallOnTheMemtableLimit) {

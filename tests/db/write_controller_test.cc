@@ -288,6 +288,28 @@ TEST_F(WriteControllerTest, StopReachedFromNormalLeavesTheRateAlone) {
   EXPECT_EQ(8 * kMiB, wc_->delayed_write_rate());
 }
 
+TEST_F(WriteControllerTest, StalledWhileAndShortlyAfterAnyStall) {
+  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
+  // A memtable stop counts as well (unlike CompactionBoundRecently).
+  wc_->Update(Inputs(4, 0, 0));
+  ExpectState(WriteState::kStopped, StallCause::kMemtableLimit);
+  env_.Advance(WriteController::kRateMemoryMicros * 2);
+  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()))
+      << "an ongoing stall counts however long it lasts";
+  wc_->Update(Inputs(1, 0, 0));
+  ExpectState(WriteState::kNormal, StallCause::kNone);
+  env_.Advance(WriteController::kRateMemoryMicros - 1);
+  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()));
+  env_.Advance(1);
+  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
+  // And a delay.
+  wc_->Update(Inputs(1, 8, 0));
+  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()));
+  wc_->Update(Inputs(1, 0, 0));
+  env_.Advance(WriteController::kRateMemoryMicros);
+  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
+}
+
 TEST_F(WriteControllerTest,
        CompactionBoundWhileAndShortlyAfterL0OrPendingStalls) {
   EXPECT_FALSE(wc_->CompactionBoundRecently(env_.NowMicros()));

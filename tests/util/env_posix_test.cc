@@ -1,6 +1,8 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -24,6 +26,7 @@
 
 #include "cascadedb/env.h"
 #include "tests/testutil/test_util.h"
+#include "util/thread_pool.h"
 
 namespace cascadedb {
 namespace {
@@ -257,6 +260,59 @@ TEST_F(EnvPosixTest, MmapWritesReadBackAcrossRegions) {
   EXPECT_TRUE(file->Append("x").IsIOError());  // closed
   EXPECT_TRUE(file->Sync().IsIOError());
 }
+
+#if defined(__linux__)
+// The kernel id of this process's thread named name, or -1.
+int ThreadNamed(const std::string& name) {
+  DIR* dir = ::opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  int found = -1;
+  while (struct dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream comm(std::string("/proc/self/task/") + e->d_name + "/comm");
+    std::string line;
+    if (std::getline(comm, line) && line == name) found = std::atoi(e->d_name);
+  }
+  ::closedir(dir);
+  return found;
+}
+
+TEST_F(EnvPosixTest, MmapFileHelperStaysOffTheWritersCpuWhenAsked) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "needs two CPUs";
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const std::string chunk(64 << 10, 'x');
+  {
+    // Unpinned, so the helper exists and may use every CPU we may.
+    std::unique_ptr<WritableFile> warm =
+        NewWritable(dir_.File("warm"), options);
+    for (int i = 0; i < 4; ++i) ASSERT_OK(warm->Append(chunk));
+    ASSERT_OK(warm->Close());
+  }
+  const int helper = ThreadNamed("cascadedb:map");
+  ASSERT_GT(helper, 0);
+  cpu_set_t all;
+  ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+  test::ScopedOneCpu one_cpu;
+  ASSERT_TRUE(one_cpu.ok());
+  const int cpu = sched_getcpu();
+  std::unique_ptr<WritableFile> file = NewWritable(dir_.File("log"), options);
+  file->SetHelperBesideWriter(true);
+  // 512 KiB: every region switch schedules the next region's preparation.
+  for (int i = 0; i < 8; ++i) ASSERT_OK(file->Append(chunk));
+  cpu_set_t set;
+  ASSERT_EQ(0, sched_getaffinity(helper, sizeof(set), &set));
+  EXPECT_FALSE(CPU_ISSET(cpu, &set)) << "the helper may still use CPU " << cpu;
+  EXPECT_EQ(CPU_COUNT(&all) - 1, CPU_COUNT(&set));
+  // Withdrawn: the next preparation may run anywhere again.
+  file->SetHelperBesideWriter(false);
+  for (int i = 0; i < 32; ++i) ASSERT_OK(file->Append(chunk));
+  ASSERT_EQ(0, sched_getaffinity(helper, sizeof(set), &set));
+  EXPECT_TRUE(CPU_EQUAL(&all, &set));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(40u * chunk.size(), RawSize(dir_.File("log")));
+}
+#endif
 
 TEST_F(EnvPosixTest, MmapWritableFileTruncatesAndClosesOnDestruction) {
   const std::string path = dir_.File("mapped-small");

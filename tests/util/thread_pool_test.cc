@@ -299,6 +299,80 @@ TEST(ThreadPoolTest, OtherPoolsKeepTheirCpuPriority) {
   EXPECT_EQ(SCHED_IDLE, RunReadSched(&lowered).policy);
   EXPECT_EQ(SCHED_OTHER, RunReadSched(&other).policy);
 }
+// The CPUs the job's thread may run on, then a gate (so that two such
+// jobs occupy two workers at once).
+struct AffinitySeen {
+  cpu_set_t set;
+  Gate* gate = nullptr;
+};
+
+void ReadAffinity(void* arg) {
+  auto* seen = static_cast<AffinitySeen*>(arg);
+  CPU_ZERO(&seen->set);
+  sched_getaffinity(0, sizeof(seen->set), &seen->set);
+  if (seen->gate != nullptr) seen->gate->Pass();
+}
+
+cpu_set_t MyCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+  return set;
+}
+
+TEST(ThreadPoolTest, ScheduleBesideCallerKeepsEveryWorkerOffTheCallersCpu) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "needs two CPUs";
+  const cpu_set_t all = MyCpus();
+  ThreadPool pool(2);  // created unpinned: its CPUs are all of ours
+  {
+    test::ScopedOneCpu one_cpu;
+    ASSERT_TRUE(one_cpu.ok());
+    const int cpu = sched_getcpu();
+    ASSERT_GE(cpu, 0);
+    Gate gate;
+    AffinitySeen a, b;
+    a.gate = b.gate = &gate;
+    pool.ScheduleBesideCaller(ReadAffinity, &a);
+    pool.ScheduleBesideCaller(ReadAffinity, &b);
+    ASSERT_TRUE(gate.WaitForArrivals(2));  // one job on each worker
+    gate.Open();
+    pool.WaitForJobs();
+    for (const AffinitySeen* seen : {&a, &b}) {
+      EXPECT_FALSE(CPU_ISSET(cpu, &seen->set));
+      EXPECT_EQ(CPU_COUNT(&all) - 1, CPU_COUNT(&seen->set));
+    }
+  }
+  // A plain Schedule gives the workers every CPU back.
+  AffinitySeen seen;
+  pool.Schedule(ReadAffinity, &seen);
+  pool.WaitForJobs();
+  EXPECT_TRUE(CPU_EQUAL(&all, &seen.set));
+}
+
+TEST(ThreadPoolTest, WorkersStartedLaterStayOffTheCallersCpu) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "needs two CPUs";
+  ThreadPool pool(0);
+  test::ScopedOneCpu one_cpu;
+  ASSERT_TRUE(one_cpu.ok());
+  const int cpu = sched_getcpu();
+  AffinitySeen seen;
+  pool.ScheduleBesideCaller(ReadAffinity, &seen);  // no worker yet
+  pool.SetBackgroundThreads(1);
+  pool.WaitForJobs();
+  EXPECT_FALSE(CPU_ISSET(cpu, &seen.set));
+  EXPECT_GE(CPU_COUNT(&seen.set), 1);
+}
+
+TEST(ThreadPoolTest, ScheduleBesideCallerNeverTakesAWorkersLastCpu) {
+  test::ScopedOneCpu one_cpu;
+  ASSERT_TRUE(one_cpu.ok());
+  const cpu_set_t one = MyCpus();
+  ThreadPool pool(1);  // created pinned: one CPU is all it has
+  AffinitySeen seen;
+  pool.ScheduleBesideCaller(ReadAffinity, &seen);
+  pool.WaitForJobs();
+  EXPECT_TRUE(CPU_EQUAL(&one, &seen.set));
+}
 #endif  // __linux__
 
 TEST(AvailableCpusTest, CountsTheCpusThisThreadMayUse) {
