@@ -100,11 +100,15 @@ void ThreadPool::Schedule(void (*function)(void* arg), void* arg) {
 
 void ThreadPool::ScheduleBesideCaller(void (*function)(void* arg), void* arg) {
 #if defined(__linux__)
-  const int cpu = sched_getcpu();
+  int cpu = sched_getcpu();
   MutexLock lock(&mu_);
-  // Only a CPU the workers may use, and never the last one they have.
-  if (cpu >= 0 && cpu != avoided_cpu_ && cpus_.size() >= 2 &&
-      std::find(cpus_.begin(), cpus_.end(), cpu) != cpus_.end()) {
+  // Only a CPU the workers may use, and never the last one they have;
+  // otherwise they get every CPU (the caller is not on one of theirs).
+  if (cpu < 0 || cpus_.size() < 2 ||
+      std::find(cpus_.begin(), cpus_.end(), cpu) == cpus_.end()) {
+    cpu = -1;
+  }
+  if (cpu != avoided_cpu_) {
     avoided_cpu_ = cpu;
     for (const auto& entry : worker_tids_) PlaceLocked(entry.second);
   }
