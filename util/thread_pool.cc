@@ -88,35 +88,34 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::Schedule(void (*function)(void* arg), void* arg) {
-  MutexLock lock(&mu_);
-  if (avoided_cpu_ >= 0) {
-    // Back to every CPU after ScheduleBesideCaller.
-    avoided_cpu_ = -1;
-    for (const auto& entry : worker_tids_) PlaceLocked(entry.second);
-  }
-  queue_.push_back(Job{function, arg});
-  work_cv_.Signal();
+  // Back to every CPU after ScheduleBesideCaller.
+  ScheduleAvoiding(function, arg, -1);
 }
 
 void ThreadPool::ScheduleBesideCaller(void (*function)(void* arg), void* arg) {
+  int cpu = -1;
 #if defined(__linux__)
-  int cpu = sched_getcpu();
-  MutexLock lock(&mu_);
+  cpu = sched_getcpu();
   // Only a CPU the workers may use, and never the last one they have;
   // otherwise they get every CPU (the caller is not on one of theirs).
+  // cpus_ is const: no lock needed to read it.
   if (cpu < 0 || cpus_.size() < 2 ||
       std::find(cpus_.begin(), cpus_.end(), cpu) == cpus_.end()) {
     cpu = -1;
   }
+#endif
+  ScheduleAvoiding(function, arg, cpu);
+}
+
+void ThreadPool::ScheduleAvoiding(void (*function)(void* arg), void* arg,
+                                  int cpu) {
+  MutexLock lock(&mu_);
   if (cpu != avoided_cpu_) {
     avoided_cpu_ = cpu;
     for (const auto& entry : worker_tids_) PlaceLocked(entry.second);
   }
   queue_.push_back(Job{function, arg});
   work_cv_.Signal();
-#else
-  Schedule(function, arg);
-#endif
 }
 
 void ThreadPool::PlaceLocked(int tid) {

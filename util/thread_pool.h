@@ -89,6 +89,10 @@ class ThreadPool {
   // The body of every worker; id is its key in threads_.
   void WorkerLoop(uint64_t id) EXCLUDES(mu_);
 
+  // Queues the job after keeping the workers off cpu (-1: none; every CPU
+  // of the pool), moving them only if that differs from the last call.
+  void ScheduleAvoiding(void (*function)(void* arg), void* arg, int cpu)
+      EXCLUDES(mu_);
   // Sets the CPUs thread tid (0: the calling thread) may run on to the pool's
   // CPUs minus avoided_cpu_ (all of them when avoided_cpu_ is -1). Best
   // effort: an error leaves the thread where it was.
