@@ -61,6 +61,7 @@
 
 #include "cascadedb/slice.h"
 #include "util/arena.h"
+#include "util/coding.h"
 #include "util/mutex.h"
 
 namespace cascadedb {
@@ -284,18 +285,6 @@ class BTree {
     }
   }
 
-  // The 8 bytes of b at offset (zero-padded), big-endian.
-  static uint64_t HeadAt(const Slice& b, size_t offset) {
-    uint64_t h = 0;
-    for (size_t i = 0; i < 8; i++) {
-      const size_t pos = offset + i;
-      const uint8_t c =
-          pos < b.size() ? static_cast<uint8_t>(b.data()[pos]) : 0;
-      h = (h << 8) | c;
-    }
-    return h;
-  }
-
   // The node's prefix bytes, copied out (readers: validate afterwards).
   static void LoadPrefix(const Node* n, char out[kMaxPrefix]) {
     const uint64_t w0 = n->prefix[0].load(std::memory_order_relaxed);
@@ -325,7 +314,7 @@ class BTree {
         return p;
       }
     }
-    p.head = HeadAt(kb, static_cast<size_t>(plen));
+    p.head = KeyHead(kb, static_cast<size_t>(plen));
     return p;
   }
 
@@ -430,7 +419,7 @@ class BTree {
 
   // Writes key and its head after prefix_len bytes into s (writer).
   void SetSlot(Slot* s, const Key& key, int prefix_len) const {
-    s->head.store(HeadAt(compare_.Bytes(key), static_cast<size_t>(prefix_len)),
+    s->head.store(KeyHead(compare_.Bytes(key), static_cast<size_t>(prefix_len)),
                   std::memory_order_relaxed);
     s->key.store(key, std::memory_order_relaxed);
   }
@@ -667,7 +656,7 @@ void BTree<Key, Comparator>::FitPrefix(Node* n, Slot* slots, int count,
   n->prefix_len.store(common, std::memory_order_relaxed);
   for (int i = 0; i < count; i++) {
     const Key k = slots[i].key.load(std::memory_order_relaxed);
-    slots[i].head.store(HeadAt(compare_.Bytes(k), static_cast<size_t>(common)),
+    slots[i].head.store(KeyHead(compare_.Bytes(k), static_cast<size_t>(common)),
                         std::memory_order_relaxed);
   }
 }
@@ -802,7 +791,7 @@ void BTree<Key, Comparator>::InsertIntoParent(Inner** path, int* child_pos,
     for (int j = 0; j <= count; j++) {
       if (j == c) {
         seps[s] = sep;
-        heads[s] = HeadAt(sb, static_cast<size_t>(plen));
+        heads[s] = KeyHead(sb, static_cast<size_t>(plen));
         s++;
       }
       if (j < count) {

@@ -158,6 +158,8 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
 
   table_options_.comparator = &icmp_;
   table_options_.key_format = InternalKeyFormat::Get();
+  table_options_.user_keys_bytewise =
+      options_.comparator == BytewiseComparator();
   table_options_.filter_policy = options_.filter_policy != nullptr
                                      ? options_.filter_policy.get()
                                      : owned_filter_policy_.get();

@@ -190,12 +190,15 @@ bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
     *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
   } else if (name == "cascadedb.estimate-table-readers-mem") {
     // Open tables hold their index and filter blocks unless those live in
-    // the block cache.
+    // the block cache, and an index's search heads: 8 bytes per data block.
     TableProperties tables;
     if (!AggregateTableProperties(&tables)) return false;
+    const uint64_t heads = table_options_.user_keys_bytewise
+                               ? tables.num_data_blocks * sizeof(uint64_t)
+                               : 0;
     *value = options_.cache_index_and_filter_blocks
                  ? 0
-                 : tables.index_size + tables.filter_size;
+                 : tables.index_size + tables.filter_size + heads;
   } else if (name == "cascadedb.block-cache-pinned-usage") {
     *value = block_cache_ != nullptr ? block_cache_->GetPinnedUsage() : 0;
   } else if (name == "cascadedb.num-live-sst-files") {

@@ -2,10 +2,14 @@
 
 #include "table/block.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
+#include "table/table_key_format.h"
 #include "util/coding.h"
 
 namespace cascadedb {
@@ -27,8 +31,70 @@ Block::Block(const BlockContents& contents)
   restart_offset_ = static_cast<uint32_t>(size_ - (1 + n) * sizeof(uint32_t));
 }
 
+// The restart keys' heads (BuildSearchHeads). The prefix is the one the
+// inner restart keys share: the first and last restart keys may lack it
+// (an index block's last key is a short successor, "1" after
+// "0000000004999999"), so heads cover restarts [begin, begin +
+// heads.size()), the ones that have it, all of them but at most one at
+// each end.
+struct Block::SearchHeads {
+  const TableKeyFormat* key_format;  // nullptr: stored keys are user keys
+  std::string prefix;                // the covered restarts' user keys have it
+  uint32_t restarts;                 // all of the block's
+  uint32_t begin;                    // the first covered restart
+  std::vector<uint64_t> heads;       // per covered restart, non-decreasing
+
+  Slice UserKey(const Slice& key) const {
+    return key_format != nullptr ? key_format->UserKey(key) : key;
+  }
+
+  // Narrows a search for the last restart point whose key is < target to
+  // [*left, *right]: restarts before *left are < target (and *left too,
+  // unless it is 0), restarts after *right are >= target.
+  void Narrow(const Slice& target, uint32_t* left, uint32_t* right) const {
+    const Slice user_key = UserKey(target);
+    const size_t end = begin + heads.size();
+    // The number of restarts whose key is < target lies in [lo, hi].
+    size_t lo;
+    size_t hi;
+    const size_t common = std::min(user_key.size(), prefix.size());
+    const int r =
+        common > 0 ? std::memcmp(user_key.data(), prefix.data(), common) : 0;
+    if (r < 0 || (r == 0 && user_key.size() < prefix.size())) {
+      // Before every covered key; an uncovered first key may be either way.
+      lo = 0;
+      hi = begin;
+    } else if (r > 0) {
+      // After every covered key; so is an uncovered first key (it sorts
+      // before them), an uncovered last key may be either way.
+      lo = end;
+      hi = restarts;
+    } else {
+      // Covered keys with a smaller head are < target, with a larger one
+      // > target; uncovered keys sort before or after all of them (and the
+      // target).
+      const uint64_t head = KeyHead(user_key, prefix.size());
+      const auto first = std::lower_bound(heads.begin(), heads.end(), head);
+      const auto last = std::upper_bound(first, heads.end(), head);
+      lo = begin + static_cast<size_t>(first - heads.begin());
+      hi = begin + static_cast<size_t>(last - heads.begin());
+    }
+    *left = lo > 0 ? static_cast<uint32_t>(lo - 1) : 0;
+    *right = hi > 0 ? static_cast<uint32_t>(hi - 1) : 0;
+  }
+};
+
 Block::~Block() {
   if (owned_) delete[] data_;
+}
+
+size_t Block::MemoryUsage() const {
+  size_t bytes = size_;
+  if (heads_ != nullptr) {
+    bytes += sizeof(SearchHeads) + heads_->prefix.capacity() +
+             heads_->heads.capacity() * sizeof(uint64_t);
+  }
+  return bytes;
 }
 
 namespace {
@@ -60,6 +126,55 @@ const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
 
 }  // namespace
 
+bool Block::BuildSearchHeads(const TableKeyFormat* key_format) {
+  heads_.reset();
+  const uint32_t n = num_restarts_;
+  if (n == 0) return false;
+  auto heads = std::make_unique<SearchHeads>();
+  heads->key_format = key_format;
+  heads->restarts = n;
+  // The user key of restart point i, borrowed from the block.
+  auto restart_key = [&](uint32_t i, Slice* user_key) {
+    const uint32_t point =
+        DecodeFixed32(data_ + restart_offset_ + i * sizeof(uint32_t));
+    if (point >= restart_offset_) return false;
+    uint32_t shared, non_shared, value_length;
+    const char* p = DecodeEntry(data_ + point, data_ + restart_offset_, &shared,
+                                &non_shared, &value_length);
+    if (p == nullptr || shared != 0) return false;
+    *user_key = heads->UserKey(Slice(p, non_shared));
+    return true;
+  };
+  // Sorted bytewise, every key between two keys shares their common
+  // prefix; take it from the second and the second-to-last restart keys.
+  Slice a, b;
+  const uint32_t ia = n >= 3 ? 1 : 0;
+  const uint32_t ib = n >= 3 ? n - 2 : n - 1;
+  if (!restart_key(ia, &a) || !restart_key(ib, &b)) return false;
+  size_t plen = 0;
+  while (plen < a.size() && plen < b.size() &&
+         a.data()[plen] == b.data()[plen]) {
+    plen++;
+  }
+  heads->prefix.assign(a.data(), plen);
+  // Cover every restart with the prefix: [ia, ib] surely (checked all the
+  // same), the first and last ones if they have it too.
+  Slice key;
+  if (!restart_key(0, &key)) return false;
+  heads->begin = key.starts_with(heads->prefix) ? 0 : ia;
+  if (!restart_key(n - 1, &key)) return false;
+  const uint32_t end = key.starts_with(heads->prefix) ? n : ib + 1;
+  heads->heads.reserve(end - heads->begin);
+  for (uint32_t i = heads->begin; i < end; i++) {
+    if (!restart_key(i, &key) || !key.starts_with(heads->prefix)) return false;
+    const uint64_t head = KeyHead(key, plen);
+    if (!heads->heads.empty() && head < heads->heads.back()) return false;
+    heads->heads.push_back(head);
+  }
+  heads_ = std::move(heads);
+  return true;
+}
+
 // Position invariant: current_ is the offset of the current entry, or
 // restarts_ when the iterator is not valid; next_ is the offset just past
 // the current entry; restart_index_ is the last restart point at or before
@@ -67,8 +182,9 @@ const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
 class Block::Iter : public Iterator {
  public:
   Iter(const Comparator* comparator, const char* data, uint32_t restarts,
-       uint32_t num_restarts)
+       uint32_t num_restarts, const SearchHeads* heads)
       : comparator_(comparator),
+        heads_(heads),
         data_(data),
         restarts_(restarts),
         num_restarts_(num_restarts),
@@ -172,12 +288,14 @@ class Block::Iter : public Iterator {
 
   // Binary-searches the restart array for the last restart point whose key
   // is < target (or restart 0 if none is), storing its index and offset.
-  // Returns false (with the iterator invalid) on corruption or an empty
-  // block.
+  // With search heads, only restarts whose head ties the target's are
+  // compared key by key. Returns false (with the iterator invalid) on
+  // corruption or an empty block.
   bool FindRestartBefore(const Slice& target, uint32_t* index,
                          uint32_t* point) {
     uint32_t left = 0;
     uint32_t right = num_restarts_ - 1;
+    if (heads_ != nullptr) heads_->Narrow(target, &left, &right);
     while (left < right) {
       const uint32_t mid = left + (right - left + 1) / 2;
       uint32_t mid_point = 0;
@@ -260,9 +378,10 @@ class Block::Iter : public Iterator {
   }
 
   const Comparator* const comparator_;
-  const char* const data_;       // the block
-  const uint32_t restarts_;      // offset of the restart array
-  const uint32_t num_restarts_;  // >= 1
+  const SearchHeads* const heads_;  // nullptr: search restart keys only
+  const char* const data_;          // the block
+  const uint32_t restarts_;         // offset of the restart array
+  const uint32_t num_restarts_;     // >= 1
   uint32_t current_;
   uint32_t next_;
   uint32_t restart_index_;
@@ -275,7 +394,8 @@ Iterator* Block::NewIterator(const Comparator* comparator) const {
   if (num_restarts_ == 0) {
     return NewErrorIterator(Status::Corruption("bad block contents"));
   }
-  return new Iter(comparator, data_, restart_offset_, num_restarts_);
+  return new Iter(comparator, data_, restart_offset_, num_restarts_,
+                  heads_.get());
 }
 
 }  // namespace cascadedb

@@ -16,12 +16,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/iterator.h"
 #include "table/format.h"
 
 namespace cascadedb {
+
+class TableKeyFormat;
 
 class Block {
  public:
@@ -39,6 +44,25 @@ class Block {
   // Number of restart points, or 0 if the block is malformed.
   uint32_t NumRestarts() const { return num_restarts_; }
 
+  // Search heads, for blocks with many restart points (an index block has
+  // one per data block): stores each restart key's head (util/coding.h
+  // KeyHead: 8 bytes of its user key after the prefix every restart key
+  // shares), so that an iterator's Seek binary-searches that compact array
+  // and decodes a restart key only where heads tie, instead of decoding
+  // one key per step all over the block. key_format reads a stored key's
+  // user key (nullptr: stored keys are user keys); borrowed, must outlive
+  // the block. REQUIRES: the block's comparator orders keys by user key,
+  // bytewise, first. Builds nothing and returns false for a block whose
+  // restart keys do not decode or are out of order; Seek then works as
+  // without heads. Call before sharing the block with other threads.
+  bool BuildSearchHeads(const TableKeyFormat* key_format);
+
+  // True once BuildSearchHeads succeeded.
+  bool HasSearchHeads() const { return heads_ != nullptr; }
+
+  // Bytes held: the block and its search heads.
+  size_t MemoryUsage() const;
+
   // Returns a new iterator over the block; the caller owns it, and it must
   // not outlive the Block. comparator (borrowed for the iterator's lifetime)
   // must be the one the block's keys were sorted by. A malformed block
@@ -49,12 +73,14 @@ class Block {
 
  private:
   class Iter;
+  struct SearchHeads;
 
   const char* data_;
   size_t size_;
   uint32_t restart_offset_;  // offset of the restart array in data_
   uint32_t num_restarts_;    // 0 marks a malformed block
   bool owned_;               // delete[] data_ on destruction
+  std::unique_ptr<const SearchHeads> heads_;  // nullptr: none built
 };
 
 }  // namespace cascadedb

@@ -227,8 +227,9 @@ Status Table::ReadIndexAndFilter() {
     return Status::Corruption("bad index block" +
                               AtOffset(index_handle_.offset()));
   }
+  if (options_.user_keys_bytewise) index->BuildSearchHeads(options_.key_format);
   if (use_cache && contents.cachable) {
-    const size_t charge = index->size();
+    const size_t charge = index->MemoryUsage();
     cache->Insert(CacheKey(index_handle_, /*filter=*/false), index.release(),
                   charge, &DeleteCachedBlock, nullptr);
     cache_meta_ = true;
@@ -321,6 +322,9 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
   Status s = ReadContents(file, options.verify_checksums, handle, &contents);
   if (!s.ok()) return s;
   Block* b = new Block(contents);
+  if (is_index && options_.user_keys_bytewise) {
+    b->BuildSearchHeads(options_.key_format);
+  }
   bool fill = cache != nullptr && contents.cachable && options.fill_cache;
   if (fill && !is_index && options_.block_admission != nullptr &&
       !options_.block_admission->AdmitOnMiss(cache_id_, handle.offset())) {
@@ -328,10 +332,11 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
     Tick(kBlockCacheAddDeferred);
   }
   if (fill) {
-    cache->Insert(key, b, b->size(), &DeleteCachedBlock, cache_handle);
+    const size_t charge = b->MemoryUsage();
+    cache->Insert(key, b, charge, &DeleteCachedBlock, cache_handle);
     Tick(kBlockCacheAdd);
     Tick(is_index ? kBlockCacheIndexAdd : kBlockCacheDataAdd);
-    Tick(kBlockCacheBytesWrite, b->size());
+    Tick(kBlockCacheBytesWrite, charge);
   }
   *block = b;
   return Status::OK();

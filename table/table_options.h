@@ -34,6 +34,13 @@ struct TableOptions {
   // nullptr = plain user keys, sequence 0, no deletions. Borrowed.
   const TableKeyFormat* key_format = nullptr;
 
+  // True if comparator orders keys by their user keys (key_format), compared
+  // bytewise, first: then a table searches its index block by 8-byte key
+  // heads (Block::BuildSearchHeads) rather than key by key. The db layer
+  // sets it when the user comparator is BytewiseComparator(). Default:
+  // false.
+  bool user_keys_bytewise = false;
+
   // Builds (writer) and checks (reader) the table's filter over user keys;
   // nullptr = no filter. A reader only uses a filter written by a policy of
   // the same Name(). Borrowed.

@@ -75,6 +75,29 @@ inline uint64_t DecodeFixed64(const char* p) {
 #endif
 }
 
+// The 8 bytes of s from offset on, read big-endian and zero-padded past
+// s's end: a key's "head". For byte strings a and b that share their first
+// offset bytes, KeyHead(a, offset) < KeyHead(b, offset) implies a < b
+// bytewise (a shorter string is smaller), and a > b for >; equal heads
+// decide nothing. Sorted searches compare heads instead of keys.
+inline uint64_t KeyHead(const Slice& s, size_t offset) {
+  if (offset <= s.size() && s.size() - offset >= 8) {
+    uint64_t v;
+    std::memcpy(&v, s.data() + offset, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+  }
+  uint64_t h = 0;
+  for (size_t i = 0; i < 8; i++) {
+    const size_t pos = offset + i;
+    const uint8_t c = pos < s.size() ? static_cast<uint8_t>(s.data()[pos]) : 0;
+    h = (h << 8) | c;
+  }
+  return h;
+}
+
 // Appends the 4 (8) byte little-endian encoding of v to *dst.
 void PutFixed32(std::string* dst, uint32_t v);
 void PutFixed64(std::string* dst, uint64_t v);

@@ -518,6 +518,56 @@ TEST_F(DBTest, PropertiesExist) {
   EXPECT_TRUE(m.count("state"));
 }
 
+// A field of cascadedb.aggregated-table-properties ("name=value; ...").
+uint64_t TablePropertyField(DB* db, const std::string& name) {
+  std::string text;
+  EXPECT_TRUE(db->GetProperty("cascadedb.aggregated-table-properties", &text));
+  const size_t at = text.find(name + "=");
+  EXPECT_NE(std::string::npos, at) << text;
+  if (at == std::string::npos) return 0;
+  return std::stoull(text.substr(at + name.size() + 1));
+}
+
+TEST_F(DBTest, TableReadersMemCountsIndexFilterAndSearchHeads) {
+  // Bytewise keys: each index block carries 8 bytes of search heads per
+  // data block; another comparator's tables carry none.
+  for (const bool bytewise : {true, false}) {
+    SCOPED_TRACE(bytewise ? "bytewise" : "reverse");
+    options_.comparator =
+        bytewise ? BytewiseComparator() : test::ReverseBytewiseComparator();
+    ASSERT_OK(DestroyDB(dir_.path(), options_));
+    Open();
+    for (int i = 0; i < 2000; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'v')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    const uint64_t blocks = TablePropertyField(db_.get(), "num_data_blocks");
+    ASSERT_GT(blocks, 10u);
+    const uint64_t expected = TablePropertyField(db_.get(), "index_size") +
+                              TablePropertyField(db_.get(), "filter_size") +
+                              (bytewise ? blocks * sizeof(uint64_t) : 0);
+    uint64_t mem = 0;
+    ASSERT_TRUE(
+        db_->GetIntProperty("cascadedb.estimate-table-readers-mem", &mem));
+    EXPECT_EQ(expected, mem);
+    // Seeks through the index blocks, with heads or without.
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    for (int i = 0; i < 2000; i += 7) {
+      it->Seek(Key(i));
+      ASSERT_TRUE(it->Valid());
+      EXPECT_EQ(Key(i), it->key().ToString());
+      it->Seek(Key(i) + "x");  // between Key(i) and its neighbour
+      if (bytewise ? i < 1999 : i > 0) {
+        ASSERT_TRUE(it->Valid());
+        EXPECT_EQ(Key(bytewise ? i + 1 : i), it->key().ToString()) << i;
+      }
+    }
+    EXPECT_OK(it->status());
+    it.reset();  // before the DB it reads
+    db_.reset();
+  }
+}
+
 TEST_F(DBTest, ApproximateSizesGrowWithData) {
   Open();
   uint32_t state = 1;

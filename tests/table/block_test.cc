@@ -4,15 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/iterator.h"
 #include "table/block_builder.h"
+#include "table/table_key_format.h"
 #include "tests/testutil/test_util.h"
 #include "util/coding.h"
 #include "util/random.h"
@@ -53,16 +57,23 @@ KV RandomKV(Random* rnd, uint32_t* state, int n) {
   return kv;
 }
 
-class BlockRestartTest : public ::testing::TestWithParam<int> {
+// Parameters: the restart interval, and whether the block has search heads.
+class BlockRestartTest
+    : public ::testing::TestWithParam<std::tuple<int, bool>> {
  protected:
   void SetUp() override {
     seed_ = test::RandomSeed();
     rnd_ = std::make_unique<Random>(seed_);
     state_ = seed_;
     kv_ = RandomKV(rnd_.get(), &state_, 500);
-    block_ = MakeBlock(BuildBlock(kv_, GetParam()));
+    block_ = MakeBlock(BuildBlock(kv_, Interval()));
+    if (std::get<1>(GetParam())) {
+      ASSERT_TRUE(block_->BuildSearchHeads(nullptr));
+    }
     iter_.reset(block_->NewIterator(BytewiseComparator()));
   }
+
+  int Interval() const { return std::get<0>(GetParam()); }
 
   uint32_t seed_ = 0;
   uint32_t state_ = 0;
@@ -95,7 +106,7 @@ TEST_P(BlockRestartTest, BackwardIterationReturnsEveryEntryInReverse) {
 }
 
 TEST_P(BlockRestartTest, HasOneRestartPerInterval) {
-  const size_t interval = static_cast<size_t>(GetParam());
+  const size_t interval = static_cast<size_t>(Interval());
   EXPECT_EQ((kv_.size() + interval - 1) / interval, block_->NumRestarts());
 }
 
@@ -195,7 +206,8 @@ TEST_P(BlockRestartTest, RandomWalkMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RestartIntervals, BlockRestartTest,
-                         ::testing::Values(1, 2, 16, 100));
+                         ::testing::Combine(::testing::Values(1, 2, 16, 100),
+                                            ::testing::Bool()));
 
 TEST(BlockTest, EmptyBlockHasNoEntries) {
   BlockBuilder builder(16);
@@ -322,6 +334,8 @@ TEST_F(BlockCorruptionTest, EverySingleByteChangeIsDetectedOrHarmless) {
       bad[i] = static_cast<char>(bad[i] ^ delta);
       auto block = MakeBlock(bad);
       ExerciseIterator(*block);
+      block->BuildSearchHeads(nullptr);  // built or not: must stay safe
+      ExerciseIterator(*block);
     }
   }
 }
@@ -329,6 +343,8 @@ TEST_F(BlockCorruptionTest, EverySingleByteChangeIsDetectedOrHarmless) {
 TEST_F(BlockCorruptionTest, EveryTruncationIsDetectedOrHarmless) {
   for (size_t n = 0; n < good_.size(); ++n) {
     auto block = MakeBlock(good_.substr(0, n));
+    ExerciseIterator(*block);
+    block->BuildSearchHeads(nullptr);
     ExerciseIterator(*block);
   }
 }
@@ -384,6 +400,246 @@ TEST(BlockTest, SharedPrefixLongerThanPreviousKeyIsCorruption) {
   it->Next();
   EXPECT_FALSE(it->Valid());
   EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+// ------------------------------------------------------------ search heads
+
+// Seeks a block with and without search heads to every target and expects
+// the same answers.
+void ExpectHeadsSeekLikePlain(const std::vector<std::string>& keys,
+                              int restart_interval,
+                              const std::vector<std::string>& targets) {
+  KV kv;
+  for (const auto& k : keys) kv[k] = "v" + k;
+  const std::string bytes = BuildBlock(kv, restart_interval);
+  auto plain = MakeBlock(bytes);
+  auto fast = MakeBlock(bytes);
+  ASSERT_TRUE(fast->BuildSearchHeads(nullptr));
+  ASSERT_TRUE(fast->HasSearchHeads());
+  EXPECT_FALSE(plain->HasSearchHeads());
+  std::unique_ptr<Iterator> a(plain->NewIterator(BytewiseComparator()));
+  std::unique_ptr<Iterator> b(fast->NewIterator(BytewiseComparator()));
+  std::vector<std::string> all = targets;
+  for (const auto& k : keys) {
+    all.push_back(k);
+    all.push_back(k + std::string(1, '\0'));
+    if (!k.empty()) all.push_back(k.substr(0, k.size() - 1));
+    all.push_back(k + "\xff");
+  }
+  for (const auto& t : all) {
+    a->Seek(t);
+    b->Seek(t);
+    ASSERT_EQ(a->Valid(), b->Valid()) << "target " << t;
+    if (a->Valid()) {
+      EXPECT_EQ(a->key().ToString(), b->key().ToString()) << "target " << t;
+    }
+    a->SeekForPrev(t);
+    b->SeekForPrev(t);
+    ASSERT_EQ(a->Valid(), b->Valid()) << "target " << t;
+    if (a->Valid()) {
+      EXPECT_EQ(a->key().ToString(), b->key().ToString()) << "target " << t;
+    }
+  }
+  EXPECT_OK(a->status());
+  EXPECT_OK(b->status());
+}
+
+std::vector<std::string> DecimalKeys(int n, int step) {
+  std::vector<std::string> keys;
+  char buf[32];
+  for (int i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof(buf), "%016d", i * step);
+    keys.push_back(buf);
+  }
+  return keys;
+}
+
+const std::vector<std::string> kEdgeTargets = {"",
+                                               std::string(1, '\0'),
+                                               "0",
+                                               "00000000",
+                                               "0000000000000000",
+                                               "1",
+                                               "5",
+                                               "a",
+                                               "key",
+                                               "zzz",
+                                               "\xff\xff\xff"};
+
+TEST(BlockSearchHeadsTest, DecimalKeysLikeAnIndexBlock) {
+  ExpectHeadsSeekLikePlain(DecimalKeys(3000, 7), 1, kEdgeTargets);
+}
+
+TEST(BlockSearchHeadsTest, ALastKeyWithoutThePrefix) {
+  // An index block's last separator is a short successor ("1"): the other
+  // keys' long common prefix must still be used.
+  auto keys = DecimalKeys(2000, 13);
+  keys.push_back("1");
+  ExpectHeadsSeekLikePlain(keys, 1, kEdgeTargets);
+}
+
+TEST(BlockSearchHeadsTest, AFirstKeyWithoutThePrefix) {
+  auto keys = DecimalKeys(2000, 13);
+  keys.insert(keys.begin(), "");
+  ExpectHeadsSeekLikePlain(keys, 1, kEdgeTargets);
+  keys[0] = "-";
+  keys.push_back("9");
+  ExpectHeadsSeekLikePlain(keys, 1, kEdgeTargets);
+}
+
+TEST(BlockSearchHeadsTest, KeysWhoseHeadsTie) {
+  // The same 8 bytes after the prefix, told apart later; zero bytes at the
+  // end ("ab" < "ab\0" < "ab\0\0"), which padding alone cannot order.
+  std::vector<std::string> keys;
+  for (int i = 0; i < 300; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "p/%s%04d", i < 150 ? "AAAAAAAAAA" : "B",
+                  i);
+    keys.push_back(buf);
+  }
+  keys.push_back("p/AB");
+  keys.push_back(std::string("p/AB\0", 5));
+  keys.push_back(std::string("p/AB\0\0", 6));
+  keys.push_back(std::string("p/AB\0\0\0\0\0\0\0\0x", 13));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  for (int interval : {1, 3}) {
+    ExpectHeadsSeekLikePlain(keys, interval, kEdgeTargets);
+  }
+}
+
+TEST(BlockSearchHeadsTest, TinyBlocks) {
+  const std::vector<std::vector<std::string>> sets = {
+      {"k"}, {"a", "b"}, {"abc", "abd", "x"}, {"", "a", "aa"}};
+  for (const auto& keys : sets) {
+    ExpectHeadsSeekLikePlain(keys, 1, kEdgeTargets);
+  }
+}
+
+TEST(BlockSearchHeadsTest, RandomKeySets) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  uint32_t state = seed;
+  for (int round = 0; round < 20; ++round) {
+    const KV kv =
+        RandomKV(&rnd, &state, 1 + static_cast<int>(rnd.Uniform(400)));
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : kv) keys.push_back(k);
+    std::vector<std::string> targets = kEdgeTargets;
+    for (int i = 0; i < 50; ++i) {
+      targets.push_back("key" + std::to_string(rnd.Uniform(60)) + "/" +
+                        test::RandomBytes(&state, rnd.Uniform(12), true));
+    }
+    ExpectHeadsSeekLikePlain(keys, 1 + static_cast<int>(rnd.Uniform(4)),
+                             targets);
+  }
+}
+
+// Keys stored as user key + an 8-byte suffix ordered newest first, as the
+// db layer's internal keys: heads look at the user key only.
+class SuffixKeyFormat : public TableKeyFormat {
+ public:
+  Slice UserKey(const Slice& key) const override {
+    return key.size() >= 8 ? Slice(key.data(), key.size() - 8) : key;
+  }
+  uint64_t Sequence(const Slice& key) const override {
+    return key.size() >= 8 ? DecodeFixed64(key.data() + key.size() - 8) : 0;
+  }
+  bool IsDeletion(const Slice&) const override { return false; }
+};
+
+// User key bytewise, then the suffix's number descending.
+class SuffixComparator : public Comparator {
+ public:
+  const char* Name() const override { return "test.SuffixComparator"; }
+  int Compare(const Slice& a, const Slice& b) const override {
+    const int r =
+        BytewiseComparator()->Compare(format_.UserKey(a), format_.UserKey(b));
+    if (r != 0) return r;
+    const uint64_t sa = format_.Sequence(a);
+    const uint64_t sb = format_.Sequence(b);
+    return sa > sb ? -1 : (sa < sb ? 1 : 0);
+  }
+  void FindShortestSeparator(std::string*, const Slice&) const override {}
+  void FindShortSuccessor(std::string*) const override {}
+
+ private:
+  SuffixKeyFormat format_;
+};
+
+std::string Suffixed(const std::string& user_key, uint64_t seq) {
+  std::string k = user_key;
+  PutFixed64(&k, seq);
+  return k;
+}
+
+TEST(BlockSearchHeadsTest, KeysWithSuffixesUseTheirUserKeys) {
+  const SuffixKeyFormat format;
+  const SuffixComparator cmp;
+  std::vector<std::string> keys;  // in cmp's order
+  for (const auto& u : DecimalKeys(500, 3)) {
+    for (uint64_t seq : {900u, 500u, 7u}) keys.push_back(Suffixed(u, seq));
+  }
+  keys.push_back(Suffixed("1", 0));  // a short successor at the end
+  BlockBuilder builder(1);
+  for (const auto& k : keys) builder.Add(k, "v");
+  const std::string bytes = builder.Finish().ToString();
+  auto plain = MakeBlock(bytes);
+  auto fast = MakeBlock(bytes);
+  ASSERT_TRUE(fast->BuildSearchHeads(&format));
+  std::unique_ptr<Iterator> a(plain->NewIterator(&cmp));
+  std::unique_ptr<Iterator> b(fast->NewIterator(&cmp));
+  std::vector<std::string> targets;
+  for (const auto& u : DecimalKeys(600, 1)) {
+    for (uint64_t seq : {1000u, 900u, 600u, 500u, 8u, 7u, 0u}) {
+      targets.push_back(Suffixed(u, seq));
+    }
+  }
+  targets.push_back(Suffixed("", 5));
+  targets.push_back(Suffixed("1", 5));
+  targets.push_back(Suffixed("2", 5));
+  for (const auto& t : targets) {
+    a->Seek(t);
+    b->Seek(t);
+    ASSERT_EQ(a->Valid(), b->Valid());
+    if (a->Valid()) {
+      ASSERT_EQ(a->key().ToString(), b->key().ToString());
+    }
+  }
+}
+
+TEST(BlockSearchHeadsTest, OutOfOrderKeysBuildNoHeads) {
+  // Restart interval 1, keys written by hand in descending order: every
+  // entry is "0 | len | 1 | key | v".
+  std::string bytes;
+  std::vector<uint32_t> restarts;
+  for (const char* k : {"d", "c", "b", "a"}) {
+    restarts.push_back(static_cast<uint32_t>(bytes.size()));
+    bytes.push_back(0);
+    bytes.push_back(1);
+    bytes.push_back(1);
+    bytes.append(k);
+    bytes.push_back('v');
+  }
+  for (uint32_t r : restarts) PutFixed32(&bytes, r);
+  PutFixed32(&bytes, static_cast<uint32_t>(restarts.size()));
+  auto block = MakeBlock(bytes);
+  EXPECT_FALSE(block->BuildSearchHeads(nullptr));
+  EXPECT_FALSE(block->HasSearchHeads());
+  ExerciseIterator(*block);
+}
+
+TEST(BlockSearchHeadsTest, HeadsAreCountedInMemoryUsage) {
+  auto block = MakeBlock(BuildBlock(
+      [] {
+        KV kv;
+        for (const auto& k : DecimalKeys(1000, 1)) kv[k] = "v";
+        return kv;
+      }(),
+      1));
+  EXPECT_EQ(block->size(), block->MemoryUsage());
+  ASSERT_TRUE(block->BuildSearchHeads(nullptr));
+  EXPECT_GE(block->MemoryUsage(), block->size() + 1000 * sizeof(uint64_t));
 }
 
 }  // namespace

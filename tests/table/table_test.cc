@@ -133,7 +133,11 @@ class TableRoundTripTest : public ::testing::TestWithParam<RoundTripParam> {
     bloom_ = NewBloomFilterPolicy(10);
     options_.compression = std::get<0>(GetParam());
     options_.block_size = std::get<1>(GetParam());
-    if (std::get<2>(GetParam())) options_.filter_policy = bloom_.get();
+    if (std::get<2>(GetParam())) {
+      // The bloom filter, and the index searched by key heads.
+      options_.filter_policy = bloom_.get();
+      options_.user_keys_bytewise = true;
+    }
     contents_ = BuildTable(options_, kv_, &properties_);
     ASSERT_OK(OpenTable(options_, contents_, &table_));
   }
@@ -240,7 +244,7 @@ std::string RoundTripName(
     const ::testing::TestParamInfo<RoundTripParam>& info) {
   return std::string(CompressionTypeName(std::get<0>(info.param))) + "_Block" +
          std::to_string(std::get<1>(info.param)) +
-         (std::get<2>(info.param) ? "_Bloom" : "_NoFilter");
+         (std::get<2>(info.param) ? "_BloomHeads" : "_NoFilter");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -776,6 +780,24 @@ TEST_F(TableCacheTest, IndexAndFilterBlocksCanLiveInTheCache) {
   ASSERT_OK(Get(*table_, "key000001", &r));
   table_.reset();
   EXPECT_LT(cache_->GetUsage(), meta_usage);
+}
+
+TEST_F(TableCacheTest, IndexSearchHeadsAreChargedToTheCache) {
+  Open(true);
+  const size_t plain_usage = cache_->GetUsage();
+  table_.reset();
+  cache_->Prune();
+  options_.user_keys_bytewise = true;
+  Open(true);
+  const size_t heads_usage = cache_->GetUsage();
+  EXPECT_GE(heads_usage,
+            plain_usage + table_->properties().num_data_blocks * 8);
+  // Evicted, the index is read again with its heads, and still found.
+  cache_->Prune();
+  GetResult r;
+  ASSERT_OK(Get(*table_, "key000321", &r));
+  EXPECT_EQ("key000321", r.key);
+  EXPECT_GE(cache_->GetUsage(), heads_usage);
 }
 
 TEST_F(TableCacheTest, SmallCacheKeepsResultsCorrectUnderEviction) {
