@@ -99,7 +99,8 @@ class WriteController {
   // what a sleep and a wakeup cost (every sleep of 1 ms or more would be a
   // write of 1 ms or more, and with 250 us sleeps the delayed writes alone
   // set the p99.9). Below ~10 us the system call is most of the sleep.
-  // Env::SleepForMicroseconds keeps such sleeps from ending 50 us late.
+  // Env::SleepForMicroseconds spins through waits this short instead of
+  // paying a wake-up, and keeps longer ones from ending 50 us late.
   static constexpr uint64_t kMinDelayMicros = 10;
   // Unused credit is capped at this much time at the current rate, so a
   // pause does not let a large burst through at full speed afterwards.

@@ -196,9 +196,11 @@ class Env {
   virtual uint64_t NowWallSeconds() = 0;
 
   // Blocks the calling thread for at least micros (nothing for micros <= 0).
-  // The POSIX Env on Linux times sleeps under 1 ms with 1 us of timer slack
-  // (the kernel's default lets them end up to 50 us late) and leaves the
-  // thread's slack as it found it.
+  // The POSIX Env spins on the clock through sleeps of up to 25 us (waking
+  // a sleeping thread costs more than that on a busy machine), and on
+  // Linux times sleeps under 1 ms with 1 us of timer slack (the kernel's
+  // default lets them end up to 50 us late), leaving the thread's slack as
+  // it found it.
   virtual void SleepForMicroseconds(int micros) = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #endif
 #include <sys/wait.h>
 #include <unistd.h>
@@ -900,7 +901,7 @@ TEST_F(EnvPosixTest, ShortSleepsIgnoreALargeTimerSlackAndKeepIt) {
   std::vector<uint64_t> took;
   for (int i = 0; i < 51; ++i) {
     const uint64_t start = env_->NowMicros();
-    env_->SleepForMicroseconds(10);
+    env_->SleepForMicroseconds(100);  // a real sleep: longer than a spin
     took.push_back(env_->NowMicros() - start);
     ASSERT_EQ(static_cast<int>(kLarge), ::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0))
         << "the caller's slack was not restored";
@@ -913,6 +914,33 @@ TEST_F(EnvPosixTest, ShortSleepsIgnoreALargeTimerSlackAndKeepIt) {
   // Half of the sleeps end within 5 ms even on a loaded machine; with the
   // 20 ms slack honoured they would end milliseconds late.
   EXPECT_LT(took[took.size() / 2], 5000u);
+}
+#endif
+
+#ifdef RUSAGE_THREAD
+// Voluntary context switches of the calling thread so far.
+long VoluntarySwitches() {
+  struct rusage ru;
+  EXPECT_EQ(0, ::getrusage(RUSAGE_THREAD, &ru));
+  return ru.ru_nvcsw;
+}
+
+TEST_F(EnvPosixTest, SleepsOfTensOfMicrosecondsSpinLongerOnesSleep) {
+  // A wake-up costs more than a 20 us sleep: such sleeps keep the CPU (no
+  // voluntary context switch) and still last what was asked.
+  constexpr int kSleeps = 200;
+  long before = VoluntarySwitches();
+  for (int i = 0; i < kSleeps; ++i) {
+    const uint64_t start = env_->NowMicros();
+    env_->SleepForMicroseconds(20);
+    ASSERT_GE(env_->NowMicros() - start, 20u);
+  }
+  // A few switches from elsewhere (a page fault's I/O, the test runner).
+  EXPECT_LT(VoluntarySwitches() - before, kSleeps / 10);
+  // A 200 us sleep gives the CPU up.
+  before = VoluntarySwitches();
+  for (int i = 0; i < 20; ++i) env_->SleepForMicroseconds(200);
+  EXPECT_GE(VoluntarySwitches() - before, 20);
 }
 #endif
 
