@@ -20,12 +20,12 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <string>
 #include <utility>
 #include <vector>
 
 #include "cascadedb/comparator.h"
 #include "db/dbformat.h"
+#include "util/key_buffer.h"
 
 namespace cascadedb {
 
@@ -49,10 +49,10 @@ class ObsoleteEntryFilter {
     const size_t stripe = StripeOf(ikey.sequence);
     const bool first =
         !has_current_ ||
-        ucmp_->Compare(ikey.user_key, Slice(current_user_key_)) != 0;
+        ucmp_->Compare(ikey.user_key, current_user_key_.slice()) != 0;
     if (new_user_key != nullptr) *new_user_key = first;
     if (first) {
-      current_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+      current_user_key_.Assign(ikey.user_key);
       has_current_ = true;
       last_stripe_ = stripe;
       return ikey.type == kTypeDeletion && stripe == 0 &&
@@ -78,7 +78,7 @@ class ObsoleteEntryFilter {
 
   const Comparator* const ucmp_;
   const std::vector<SequenceNumber> snapshots_;
-  std::string current_user_key_;
+  KeyBuffer current_user_key_;
   bool has_current_ = false;
   size_t last_stripe_ = 0;
 };

@@ -7,10 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "table/table_key_format.h"
 #include "util/coding.h"
+#include "util/key_buffer.h"
 
 namespace cascadedb {
 
@@ -196,7 +198,7 @@ class Block::Iter : public Iterator {
   Status status() const override { return status_; }
   Slice key() const override {
     assert(Valid());
-    return Slice(key_);
+    return key_.slice();
   }
   Slice value() const override {
     assert(Valid());
@@ -252,7 +254,7 @@ class Block::Iter : public Iterator {
     SeekToRestartPoint(index, point);
     // Scan to the first entry >= target; at most one restart interval.
     while (ParseNextEntry()) {
-      if (comparator_->Compare(Slice(key_), target) >= 0) return;
+      if (comparator_->Compare(key_.slice(), target) >= 0) return;
     }
   }
 
@@ -261,7 +263,7 @@ class Block::Iter : public Iterator {
     if (!status_.ok()) return;
     if (!Valid()) {
       SeekToLast();  // every key is < target
-    } else if (comparator_->Compare(Slice(key_), target) > 0) {
+    } else if (comparator_->Compare(key_.slice(), target) > 0) {
       Prev();  // the entry before the first key > target is <= target
     }
   }
@@ -357,8 +359,7 @@ class Block::Iter : public Iterator {
       CorruptionError();
       return false;
     }
-    key_.resize(shared);
-    key_.append(p, non_shared);
+    key_.Rebuild(shared, p, non_shared);
     value_ = Slice(p + non_shared, value_length);
     next_ = static_cast<uint32_t>((p + non_shared + value_length) - data_);
     return true;
@@ -385,7 +386,7 @@ class Block::Iter : public Iterator {
   uint32_t current_;
   uint32_t next_;
   uint32_t restart_index_;
-  std::string key_;
+  KeyBuffer key_;
   Slice value_;
   Status status_;
 };

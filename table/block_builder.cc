@@ -48,8 +48,7 @@ void BlockBuilder::Add(const Slice& key, const Slice& value) {
   buffer_.append(key.data() + shared, non_shared);
   buffer_.append(value.data(), value.size());
 
-  last_key_.resize(shared);
-  last_key_.append(key.data() + shared, non_shared);
+  last_key_.Rebuild(shared, key.data() + shared, non_shared);
   ++counter_;
   ++num_entries_;
 }

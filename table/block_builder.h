@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cascadedb/slice.h"
+#include "util/key_buffer.h"
 
 namespace cascadedb {
 
@@ -55,7 +56,7 @@ class BlockBuilder {
 
   // The last key added since the last Reset() (empty if none). Valid until
   // the next Add or Reset.
-  Slice last_key() const { return last_key_; }
+  Slice last_key() const { return last_key_.slice(); }
 
  private:
   const int restart_interval_;
@@ -64,7 +65,7 @@ class BlockBuilder {
   int counter_ = 0;                 // entries since the last restart
   uint64_t num_entries_ = 0;        // entries since Reset()
   bool finished_ = false;           // Finish() called
-  std::string last_key_;            // the previous key, for prefix sharing
+  KeyBuffer last_key_;              // the previous key, for prefix sharing
 };
 
 }  // namespace cascadedb
