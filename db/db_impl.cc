@@ -212,6 +212,10 @@ Status DBImpl::CloseLocked() {
   closed_ = true;
   shutting_down_.store(true, std::memory_order_release);
   while (HasBackgroundWork() || manual_compactions_ > 0) bg_cv_.Wait();
+  // The files handed to the deleter go before the DB lock is released.
+  mutex_.Unlock();
+  WaitForDeletions();
+  mutex_.Lock();
   Status s = bg_error_;
   for (PendingLog& old : logs_to_sync_) {
     Status sync = old.file->Sync();
@@ -296,6 +300,11 @@ Status DBImpl::Open() {
     pending_outputs_.erase(f.second.number);
   if (!s.ok()) return s;
   RemoveObsoleteFiles();
+  // A new DB starts without the garbage of the last run (orphan tables,
+  // old WALs): wait for it to go, as an inline delete did.
+  mutex_.Unlock();
+  WaitForDeletions();
+  mutex_.Lock();
   UpdateWriteController();
   MaybeScheduleCompaction();
   Log(info_log_.get(), "DB opened: %s", versions_->LevelSummary().c_str());
@@ -1689,7 +1698,8 @@ void DBImpl::RemoveObsoleteFiles() {
   env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
   const uint64_t log_number = versions_->LogNumber();
   const uint64_t manifest_number = versions_->ManifestFileNumber();
-  std::vector<std::string> to_delete;
+  std::vector<std::string> wals;          // deleted here
+  std::vector<std::string> to_hand_over;  // to the deleter
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
@@ -1711,21 +1721,55 @@ void DBImpl::RemoveObsoleteFiles() {
     }
     if (!keep) {
       if (type == FileType::kTableFile) table_cache_->Evict(number);
-      to_delete.push_back(child);
+      if (type == FileType::kWalFile) {
+        wals.push_back(child);
+      } else if (deleting_.insert(child).second) {  // not handed over yet
+        to_hand_over.push_back(child);
+      }
     }
   }
-  if (to_delete.empty()) return;
+  if (!to_hand_over.empty() && deleter_ == nullptr) {
+    deleter_ = std::make_unique<ThreadPool>(1, "cascadedb:del");
+  }
+  for (std::string& name : to_hand_over) {
+    deleter_->Schedule(&DBImpl::BGWorkDelete,
+                       new DeletionJob{this, std::move(name)});
+  }
+  if (wals.empty()) return;
+  // A WAL's unlink is mostly CPU work (freeing its page-cache pages: a
+  // 64 MiB memtable's WAL is 16,384 of them), which a thread of its own
+  // would only move beside the writer; the thread that made the WAL
+  // obsolete does it, as before.
   mutex_.Unlock();
-  for (const std::string& name : to_delete) {
-    Status s = env_->RemoveFile(dbname_ + "/" + name);
-    Log(info_log_.get(), "Delete %s: %s", name.c_str(), s.ToString().c_str());
-    uint64_t number;
-    FileType type;
-    if (ParseFileName(name, &number, &type) && type == FileType::kTableFile) {
-      NotifyTableFileDeleted(number, s);
-    }
-  }
+  for (const std::string& name : wals) DeleteObsoleteFile(name);
   mutex_.Lock();
+}
+
+void DBImpl::DeleteObsoleteFile(const std::string& name) {
+  Status s = env_->RemoveFile(dbname_ + "/" + name);
+  Log(info_log_.get(), "Delete %s: %s", name.c_str(), s.ToString().c_str());
+  uint64_t number;
+  FileType type;
+  if (ParseFileName(name, &number, &type) && type == FileType::kTableFile) {
+    NotifyTableFileDeleted(number, s);
+  }
+}
+
+void DBImpl::BGWorkDelete(void* arg) {
+  std::unique_ptr<DeletionJob> job(static_cast<DeletionJob*>(arg));
+  job->db->DeleteObsoleteFile(job->name);
+  MutexLock l(&job->db->mutex_);
+  job->db->deleting_.erase(job->name);
+}
+
+void DBImpl::WaitForDeletions() {
+  ThreadPool* deleter;
+  {
+    MutexLock l(&mutex_);
+    deleter = deleter_.get();
+  }
+  // deleter_ is only ever created, and destroyed with the DBImpl.
+  if (deleter != nullptr) deleter->WaitForJobs();
 }
 
 // ---------------------------------------------------------------- maintenance
@@ -1771,20 +1815,27 @@ Status DBImpl::FlushImpl(const FlushOptions& options) {
 }
 
 Status DBImpl::WaitForCompact() {
-  MutexLock l(&mutex_);
-  for (;;) {
-    if (!bg_error_.ok()) return bg_error_;
-    if (closed_) return Status::Aborted("DB closed");
-    MaybeScheduleFlush();
-    MaybeScheduleCompaction();
-    if (!HasBackgroundWork()) return Status::OK();
-    bg_cv_.Wait();
+  {
+    MutexLock l(&mutex_);
+    for (;;) {
+      if (!bg_error_.ok()) return bg_error_;
+      if (closed_) return Status::Aborted("DB closed");
+      MaybeScheduleFlush();
+      MaybeScheduleCompaction();
+      if (!HasBackgroundWork()) break;
+      bg_cv_.Wait();
+    }
   }
+  WaitForDeletions();  // and the files they made obsolete are gone
+  return Status::OK();
 }
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options,
                             const Slice* begin, const Slice* end) {
   Status s = CompactRangeImpl(options, begin, end);
+  // The replaced files are gone when it returns, as callers measuring
+  // space expect.
+  if (s.ok()) WaitForDeletions();
   DeliverEvents();
   return s;
 }

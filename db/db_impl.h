@@ -57,6 +57,7 @@
 #include "table/table_options.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
+#include "util/thread_pool.h"
 
 namespace cascadedb {
 
@@ -206,9 +207,23 @@ class DBImpl : public DB, private ReadSampler {
   // it). May release the mutex to call the listeners.
   void RecordBackgroundError(const Status& error, BackgroundErrorReason reason)
       REQUIRES(mutex_);
-  // Deletes files no Version, memtable or running job needs. Releases the
-  // mutex while deleting.
+  // Deletes the files no Version, memtable or running job needs: hands
+  // tables, MANIFESTs and temporary files to the file deleter (deleter_)
+  // without waiting for them to go, and deletes obsolete WALs itself,
+  // releasing the mutex meanwhile.
   void RemoveObsoleteFiles() REQUIRES(mutex_);
+  // Removes name (in dbname_), logs it and tells the listeners.
+  void DeleteObsoleteFile(const std::string& name) EXCLUDES(mutex_);
+  // Deletes one obsolete file (a job of deleter_; arg is a DeletionJob,
+  // owned by the job).
+  struct DeletionJob {
+    DBImpl* db;
+    std::string name;  // in dbname_
+  };
+  static void BGWorkDelete(void* arg);
+  // Waits until every file handed to the deleter is gone.
+  // REQUIRES: mutex_ not held.
+  void WaitForDeletions() EXCLUDES(mutex_);
   std::vector<SequenceNumber> SnapshotSequences() const REQUIRES(mutex_);
   uint64_t NewOutputFileNumber();  // takes the mutex
   TableOptions TableOptionsForLevel(int level) const;
@@ -311,6 +326,16 @@ class DBImpl : public DB, private ReadSampler {
   std::vector<std::function<void()>> pending_events_ GUARDED_BY(mutex_);
   std::atomic<bool> has_pending_events_{false};
   int next_job_id_ GUARDED_BY(mutex_) = 1;
+
+  // Obsolete tables (and MANIFESTs) are deleted on a thread of their own,
+  // started with the first one: an unlink can wait for the device (a
+  // filesystem mounted with discard trims the file's blocks
+  // synchronously), and the compaction that made the files obsolete
+  // should not wait for that. deleting_ holds the names handed over and
+  // not yet deleted, so a later RemoveObsoleteFiles does not hand them
+  // over again.
+  std::unique_ptr<ThreadPool> deleter_ GUARDED_BY(mutex_);
+  std::set<std::string> deleting_ GUARDED_BY(mutex_);
 
   // The stats dump thread (stats_dump_period_sec > 0).
   std::thread stats_thread_;

@@ -6,11 +6,15 @@
 #include "cascadedb/db.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -494,6 +498,164 @@ TEST_F(DBTest, ObsoleteFilesAreDeleted) {
   }
   EXPECT_EQ(static_cast<int>(live.size()), ssts);
   EXPECT_EQ(1, logs);
+}
+
+// An Env whose RemoveFile of tables blocks while held, recording the
+// names of the threads that removed tables.
+class HeldDeleteEnv : public EnvWrapper {
+ public:
+  HeldDeleteEnv() : EnvWrapper(Env::Default()) {}
+
+  Status RemoveFile(const std::string& f) override {
+    if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
+      char name[16] = {};
+      pthread_getname_np(pthread_self(), name, sizeof(name));
+      MutexLock l(&mu_);
+      callers_.insert(name);
+      ++waiting_;
+      while (held_) cv_.Wait();
+      --waiting_;
+    }
+    return EnvWrapper::RemoveFile(f);
+  }
+
+  void Hold() {
+    MutexLock l(&mu_);
+    held_ = true;
+  }
+  void Release() {
+    MutexLock l(&mu_);
+    held_ = false;
+    cv_.SignalAll();
+  }
+  int Waiting() {
+    MutexLock l(&mu_);
+    return waiting_;
+  }
+  // Waits up to 10 s for a table removal to be held.
+  bool WaitForHeldRemoval() {
+    for (int i = 0; i < 10000; ++i) {
+      if (Waiting() > 0) return true;
+      Env::Default()->SleepForMicroseconds(1000);
+    }
+    return false;
+  }
+  std::set<std::string> Callers() {
+    MutexLock l(&mu_);
+    return callers_;
+  }
+
+ private:
+  Mutex mu_;
+  CondVar cv_{&mu_};
+  bool held_ = false;
+  int waiting_ = 0;
+  std::set<std::string> callers_;
+};
+
+int CountFiles(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> children;
+  EXPECT_OK(Env::Default()->GetChildren(dir, &children));
+  int n = 0;
+  for (const std::string& c : children) {
+    if (c.size() > suffix.size() &&
+        c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+// Tests with a HeldDeleteEnv: the DB goes before the Env does, even when a
+// test stops at a failed ASSERT.
+class DBDeleteTest : public DBTest {
+ protected:
+  DBDeleteTest() { options_.env = &env_; }
+  ~DBDeleteTest() override { db_.reset(); }
+
+  // Flushes, failing (and releasing the held removals, so the test can
+  // end) if the flush takes 20 s: a flush may be done by the compaction
+  // thread, which must not be stuck behind a held removal either.
+  testing::AssertionResult FlushNotHeldUp() {
+    auto flushed = std::async(std::launch::async,
+                              [&] { return db_->Flush(FlushOptions()); });
+    if (flushed.wait_for(std::chrono::seconds(20)) !=
+        std::future_status::ready) {
+      env_.Release();
+      flushed.get().IgnoreError();
+      return testing::AssertionFailure()
+             << "a flush waited for a held table removal";
+    }
+    const Status s = flushed.get();
+    if (!s.ok()) return testing::AssertionFailure() << s.ToString();
+    return testing::AssertionSuccess();
+  }
+
+  HeldDeleteEnv env_;
+};
+
+TEST_F(DBDeleteTest, ObsoleteTablesAreDeletedOnAThreadOfTheirOwn) {
+  // Deleting a table can wait for the device; compactions must not wait
+  // for it. With every table removal held, compactions still finish; the
+  // tables go once released, and WaitForCompact returns only after that.
+  HeldDeleteEnv& env = env_;
+  Open();
+  env.Hold();
+  int round = 0;
+  auto write_round = [&] {
+    // The same keys each round: L0 files overlap, so compactions merge
+    // them (disjoint files would only be moved down).
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
+    }
+    ASSERT_TRUE(FlushNotHeldUp());
+    ++round;
+  };
+  while (round < 20 && env.Waiting() == 0) write_round();
+  ASSERT_TRUE(env.WaitForHeldRemoval());
+  uint64_t before = 0, after = 0;
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.compaction-bytes-written", &before));
+  for (int i = 0; i < 4; ++i) write_round();
+  // Compactions went on while a removal was held (WaitForCompact would
+  // wait for the removal too).
+  for (int i = 0; i < 10000 && after <= before; ++i) {
+    ASSERT_TRUE(
+        db_->GetIntProperty("cascadedb.compaction-bytes-written", &after));
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  EXPECT_GT(after, before);
+  EXPECT_GE(env.Waiting(), 1);
+  env.Release();
+  ASSERT_OK(db_->WaitForCompact());
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  EXPECT_EQ(static_cast<int>(live.size()), CountFiles(dir_.path(), ".sst"));
+  EXPECT_EQ(std::set<std::string>{"cascadedb:del"}, env.Callers());
+  EXPECT_EQ("v" + std::to_string(round - 1), Get(Key(5)));
+}
+
+TEST_F(DBDeleteTest, CloseWaitsForHeldDeletions) {
+  HeldDeleteEnv& env = env_;
+  Open();
+  env.Hold();
+  for (int round = 0; round < 20 && env.Waiting() == 0; ++round) {
+    ASSERT_OK(db_->Put(WriteOptions(), "k", std::to_string(round)));
+    ASSERT_TRUE(FlushNotHeldUp());  // L0 compactions from 2 files
+  }
+  ASSERT_TRUE(env.WaitForHeldRemoval());
+  std::thread releaser([&] {
+    Env::Default()->SleepForMicroseconds(50 * 1000);
+    env.Release();
+  });
+  db_.reset();  // Close: returns only after the held removal went through
+  releaser.join();
+  EXPECT_EQ(0, env.Waiting());
+  Open();
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  EXPECT_EQ(static_cast<int>(live.size()), CountFiles(dir_.path(), ".sst"));
+  EXPECT_NE("NOT_FOUND", Get("k"));
 }
 
 TEST_F(DBTest, PropertiesExist) {
