@@ -240,12 +240,6 @@ class BTree {
     return n->version.load(std::memory_order_relaxed) == v;
   }
 
-  static void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-
   // Starts loading a node: a whole leaf, or an inner node's header and
   // separators (its children pointers follow; inner nodes stay cached).
   static void PrefetchNode(const Node* n) {

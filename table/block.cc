@@ -126,6 +126,19 @@ const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
   return p;
 }
 
+// The full key of the restart entry at offset point (entries end at
+// limit), borrowed from the block; false if the entry is malformed or not
+// a restart (shares bytes with a previous key). REQUIRES: point <= limit.
+bool DecodeRestartKey(const char* data, uint32_t limit, uint32_t point,
+                      Slice* key) {
+  uint32_t shared, non_shared, value_length;
+  const char* p = DecodeEntry(data + point, data + limit, &shared, &non_shared,
+                              &value_length);
+  if (p == nullptr || shared != 0) return false;
+  *key = Slice(p, non_shared);
+  return true;
+}
+
 }  // namespace
 
 bool Block::BuildSearchHeads(const TableKeyFormat* key_format) {
@@ -139,12 +152,12 @@ bool Block::BuildSearchHeads(const TableKeyFormat* key_format) {
   auto restart_key = [&](uint32_t i, Slice* user_key) {
     const uint32_t point =
         DecodeFixed32(data_ + restart_offset_ + i * sizeof(uint32_t));
-    if (point >= restart_offset_) return false;
-    uint32_t shared, non_shared, value_length;
-    const char* p = DecodeEntry(data_ + point, data_ + restart_offset_, &shared,
-                                &non_shared, &value_length);
-    if (p == nullptr || shared != 0) return false;
-    *user_key = heads->UserKey(Slice(p, non_shared));
+    Slice key;
+    if (point >= restart_offset_ ||
+        !DecodeRestartKey(data_, restart_offset_, point, &key)) {
+      return false;
+    }
+    *user_key = heads->UserKey(key);
     return true;
   };
   // Sorted bytewise, every key between two keys shares their common
@@ -321,14 +334,10 @@ class Block::Iter : public Iterator {
 
   // The full key stored at restart offset point, borrowed from the block.
   bool RestartKey(uint32_t point, Slice* key) {
-    uint32_t shared, non_shared, value_length;
-    const char* p = DecodeEntry(data_ + point, data_ + restarts_, &shared,
-                                &non_shared, &value_length);
-    if (p == nullptr || shared != 0) {
+    if (!DecodeRestartKey(data_, restarts_, point, key)) {
       CorruptionError();
       return false;
     }
-    *key = Slice(p, non_shared);
     return true;
   }
 

@@ -73,16 +73,6 @@ namespace cascadedb {
 
 namespace {
 
-// A hint to the CPU that this thread is spinning (eases its sibling
-// hyperthread and the memory order machinery).
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
-
 // O_DIRECT buffers, offsets and lengths are multiples of this. 4 KiB covers
 // the logical block size of every common device and filesystem.
 constexpr size_t kDirectIOAlignment = 4096;

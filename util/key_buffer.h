@@ -30,7 +30,6 @@ class KeyBuffer {
 
   // The key; valid until the next change.
   Slice slice() const { return Slice(data_, size_); }
-  const char* data() const { return data_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   char operator[](size_t i) const {

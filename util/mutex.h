@@ -19,6 +19,16 @@
 
 namespace cascadedb {
 
+// A hint to the CPU that this thread is spinning (eases its sibling
+// hyperthread and the memory-order machinery); for busy-wait loops.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
 class CondVar;
 
 class CAPABILITY("mutex") Mutex {
