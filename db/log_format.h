@@ -6,8 +6,13 @@
 //
 //   masked CRC32C (4, little-endian) | length (2, little-endian) | type (1)
 //
-// The CRC covers the type byte and the payload. docs/format/log.md is the
-// source of truth; these constants point there.
+// or, in a recyclable log (a WAL that may be written over an obsolete one),
+// an 11-byte header that adds the low 32 bits of the log's file number:
+//
+//   masked CRC32C (4) | length (2) | type (1) | log number (4, little-endian)
+//
+// The CRC covers the type byte, the log number (if any) and the payload.
+// docs/format/log.md is the source of truth; these constants point there.
 //
 // Thread safety: constants only.
 
@@ -30,15 +35,27 @@ enum RecordType : unsigned char {
   kFirstType = 2,
   kMiddleType = 3,
   kLastType = 4,
+  // The same four in a recyclable log, whose headers carry the log number.
+  kRecyclableFullType = 5,
+  kRecyclableFirstType = 6,
+  kRecyclableMiddleType = 7,
+  kRecyclableLastType = 8,
 };
 
-constexpr unsigned int kMaxRecordType = kLastType;
+constexpr unsigned int kMaxRecordType = kRecyclableLastType;
+
+inline bool IsRecyclableType(unsigned int type) {
+  return type >= kRecyclableFullType && type <= kRecyclableLastType;
+}
 
 // Records never straddle a block boundary without being fragmented.
 constexpr size_t kBlockSize = 32768;
 
 // checksum (4) + length (2) + type (1).
 constexpr size_t kHeaderSize = 4 + 2 + 1;
+
+// kHeaderSize + log number (4).
+constexpr size_t kRecyclableHeaderSize = kHeaderSize + 4;
 
 }  // namespace log
 }  // namespace cascadedb

@@ -30,11 +30,15 @@ Status DamageStatus(const std::string& problem, uint64_t offset) {
 }  // namespace
 
 Reader::Reader(SequentialFile* file, Reporter* reporter, bool checksum,
-               uint64_t initial_offset)
+               uint64_t initial_offset, uint64_t log_number)
     : file_(file),
       reporter_(reporter),
       checksum_(checksum),
       initial_offset_(initial_offset),
+      log_number_(static_cast<uint32_t>(log_number)),
+      know_log_number_(log_number != 0),
+      kind_known_(false),
+      recyclable_(false),
       backing_store_(new char[kBlockSize]),
       buffer_(),
       eof_(false),
@@ -92,7 +96,8 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
       const Slice rest = buffer_;
       buffer_.clear();
       const bool in_block_tail =
-          kBlockSize - static_cast<size_t>(offset % kBlockSize) < kHeaderSize;
+          kBlockSize - static_cast<size_t>(offset % kBlockSize) <
+          (recyclable_ ? kRecyclableHeaderSize : kHeaderSize);
       if (in_block_tail) return FragmentKind::kEof;  // Padding, cut short.
       f->offset = offset;
       f->bytes = rest.size();
@@ -103,10 +108,20 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
 
     const char* header = buffer_.data();
     const uint64_t offset = end_of_buffer_offset_ - buffer_.size();
+    const size_t block_remaining =
+        kBlockSize - static_cast<size_t>(offset % kBlockSize);
+    if (recyclable_ && block_remaining < kRecyclableHeaderSize) {
+      // A recyclable log's block tail, too short for its header: padding.
+      buffer_.clear();
+      continue;
+    }
     const uint32_t length =
         static_cast<uint32_t>(static_cast<unsigned char>(header[4]) |
                               (static_cast<unsigned char>(header[5]) << 8));
     const unsigned int type = static_cast<unsigned char>(header[6]);
+    const bool recyclable_type = IsRecyclableType(type);
+    const size_t header_size =
+        recyclable_type ? kRecyclableHeaderSize : kHeaderSize;
     f->offset = offset;
     f->tail_candidate = false;
 
@@ -119,9 +134,7 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
       return FragmentKind::kZeros;
     }
 
-    const size_t block_remaining =
-        kBlockSize - static_cast<size_t>(offset % kBlockSize);
-    if (kHeaderSize + length > block_remaining) {
+    if (header_size + length > block_remaining) {
       // No fragment crosses a block boundary: the header is damaged. The
       // length is unusable, so drop the rest of the block.
       f->bytes = buffer_.size();
@@ -129,7 +142,7 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
       f->problem = "bad record length";
       return FragmentKind::kCorrupt;
     }
-    if (kHeaderSize + length > buffer_.size()) {
+    if (header_size + length > buffer_.size()) {
       // The fragment fits its block but not the file: a torn write. (With
       // a full block in the buffer the length check above catches
       // everything else.)
@@ -140,23 +153,24 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
     }
     if (checksum_) {
       const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
-      const uint32_t actual = crc32c::Value(header + 6, 1 + length);
+      const uint32_t actual =
+          crc32c::Value(header + 6, header_size - 6 + length);
       if (actual != expected) {
         // Any header field may be the damaged one, the length included, so
         // nothing after it in this block can be located reliably. If only
         // zeros follow the fragment's claimed end, this may be the last
         // write, torn.
         f->tail_candidate =
-            AllZero(Slice(buffer_.data() + kHeaderSize + length,
-                          buffer_.size() - kHeaderSize - length));
+            AllZero(Slice(buffer_.data() + header_size + length,
+                          buffer_.size() - header_size - length));
         f->bytes = buffer_.size();
         buffer_.clear();
         f->problem = "checksum mismatch";
         return FragmentKind::kCorrupt;
       }
     }
-    buffer_.remove_prefix(kHeaderSize + length);
-    f->bytes = kHeaderSize + length;
+    buffer_.remove_prefix(header_size + length);
+    f->bytes = header_size + length;
 
     if (type == kZeroType || type > kMaxRecordType) {
       // The length is trustworthy when the checksum matched, so drop just
@@ -166,10 +180,27 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
       f->problem = buf;
       return FragmentKind::kCorrupt;
     }
+    if (!kind_known_) {
+      kind_known_ = true;
+      recyclable_ = recyclable_type;
+    } else if (recyclable_type != recyclable_) {
+      // The writer never mixes the two header kinds in one file.
+      f->problem = recyclable_ ? "record without a log number"
+                               : "record with a log number";
+      return FragmentKind::kCorrupt;
+    }
+    if (recyclable_type) {
+      const uint32_t number = DecodeFixed32(header + kHeaderSize);
+      if (!know_log_number_) {
+        know_log_number_ = true;
+        log_number_ = number;
+      }
+      if (number != log_number_) return FragmentKind::kStale;
+    }
     if (offset < initial_offset_) continue;  // Before the requested start.
 
-    f->payload = Slice(header + kHeaderSize, length);
-    switch (type) {
+    f->payload = Slice(header + header_size, length);
+    switch (recyclable_type ? type - (kRecyclableFullType - kFullType) : type) {
       case kFullType:
         return FragmentKind::kFull;
       case kFirstType:
@@ -195,14 +226,18 @@ void Reader::AddAnomaly(const std::string& problem, uint64_t offset,
     damage_.bytes = bytes;
     damage_.zeros_only = kind == AnomalyKind::kZeros;
     damage_.middle = kind == AnomalyKind::kMiddle;
+    damage_.garbage = kind == AnomalyKind::kGarbage;
     return;
   }
   damage_.bytes += bytes;
-  if (kind != AnomalyKind::kZeros) {
-    // Non-zero bytes after earlier damage: the earlier damage was not the
-    // end of the log.
+  if (kind == AnomalyKind::kMiddle) {
     damage_.zeros_only = false;
     damage_.middle = true;
+  } else if (kind != AnomalyKind::kZeros) {
+    // Non-zero bytes after earlier damage: the earlier damage was not the
+    // end of the log, unless the log is recyclable (an older log's bytes).
+    damage_.zeros_only = false;
+    damage_.garbage = true;
   }
 }
 
@@ -228,7 +263,7 @@ void Reader::ReportDamageAtEof() {
     damage_ = Damage();  // Preallocated space: a clean end.
     return;
   }
-  if (damage_.middle) {
+  if (damage_.middle || (damage_.garbage && !recyclable_)) {
     ReportDamageAsCorruption();
     return;
   }
@@ -324,6 +359,17 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
         }
         break;
 
+      case FragmentKind::kStale:
+        // An older log's record in a recycled file: this log ended before
+        // it. Neutral, like zeros: only this log's records after it would
+        // make it damage.
+        if (in_fragmented_record) {
+          drop_partial("incomplete record", 0, AnomalyKind::kTailCandidate);
+        }
+        AddAnomaly("record of an older log", f.offset, f.bytes,
+                   AnomalyKind::kZeros);
+        break;
+
       case FragmentKind::kTruncated:
       case FragmentKind::kCorrupt:
         // Report the damaged fragment's position, not the record start;
@@ -332,7 +378,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
                    f.bytes + (in_fragmented_record ? record_bytes : 0),
                    kind == FragmentKind::kTruncated || f.tail_candidate
                        ? AnomalyKind::kTailCandidate
-                       : AnomalyKind::kMiddle);
+                       : AnomalyKind::kGarbage);
         scratch->clear();
         in_fragmented_record = false;
         record_bytes = 0;

@@ -39,6 +39,15 @@
 // the reader resynchronizes at the next block, skipping fragments that
 // continue a record whose start was lost.
 //
+// Recyclable logs (headers with the log number; the first valid fragment
+// says which kind a log is) may be written over an obsolete log's file, so
+// after their last record the file can hold anything: the old log's
+// fragments (valid, but with another log number: "stale"), or bytes in the
+// middle of one. There, only a valid fragment of this log after the damage
+// makes it Corruption; stale fragments count as zeros, and damage followed
+// by nothing of this log is a TornTail (a torn write and the old log's
+// bytes cannot be told apart).
+//
 // Thread safety: not thread-safe (one reader per file, one thread).
 
 #ifndef CASCADEDB_DB_LOG_READER_H_
@@ -86,8 +95,12 @@ class Reader {
   // file and reporter are borrowed and must outlive the reader; reporter
   // may be null (nothing reported). If checksum, every fragment's CRC is
   // verified (recommended; the engine passes true).
+  // log_number is the log's file number, for recyclable logs: their
+  // fragments that carry another number are an older log's, left in a
+  // recycled file, and end this one (see the file comment). 0 means
+  // unknown: the number of the first recyclable fragment is taken.
   Reader(SequentialFile* file, Reporter* reporter, bool checksum,
-         uint64_t initial_offset);
+         uint64_t initial_offset, uint64_t log_number = 0);
 
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -117,6 +130,7 @@ class Reader {
     kLast,
     kEof,        // The end of the file (clean).
     kZeros,      // Zero bytes where a header was expected.
+    kStale,      // A valid fragment of another log (a recycled file).
     kTruncated,  // A header or payload cut off by the end of the file.
     kCorrupt,    // A bad length, checksum or type.
     kReadError,  // The file read failed.
@@ -138,7 +152,10 @@ class Reader {
   enum class AnomalyKind {
     kZeros,          // Zero bytes: neutral.
     kTailCandidate,  // A torn write could have left it.
-    kMiddle,         // Proof of data after the damage, or invented bytes.
+    kGarbage,        // Invented bytes: a bad length or type, a checksum
+                     // mismatch with data after it. Not a torn tail,
+                     // except in a recyclable log (an older log's bytes).
+    kMiddle,         // Proof of data after the damage: a valid fragment.
   };
 
   // The run of dropped bytes not yet reported (see the file comment).
@@ -149,6 +166,9 @@ class Reader {
     uint64_t bytes = 0;       // Dropped so far.
     bool zeros_only = false;  // Every anomaly so far was zero bytes.
     bool middle = false;      // Not a torn tail, whatever follows.
+    // Invented or non-zero bytes: not a torn tail unless the log is
+    // recyclable.
+    bool garbage = false;
   };
 
   // Positions the file at the block holding initial_offset_. Returns false
@@ -179,6 +199,10 @@ class Reader {
   Reporter* const reporter_;
   const bool checksum_;
   const uint64_t initial_offset_;
+  uint32_t log_number_;   // Low 32 bits; valid if know_log_number_.
+  bool know_log_number_;  // Given, or taken from the first fragment.
+  bool kind_known_;       // A valid fragment has shown the log's kind.
+  bool recyclable_;       // The log's headers carry a log number.
 
   char* const backing_store_;      // kBlockSize bytes.
   Slice buffer_;                   // The unread rest of the current block.

@@ -12,12 +12,28 @@ namespace cascadedb {
 namespace log {
 
 Writer::Writer(WritableFile* dest, uint64_t dest_length)
+    : Writer(dest, dest_length, /*recyclable=*/false, /*log_number=*/0) {}
+
+std::unique_ptr<Writer> Writer::Recyclable(WritableFile* dest,
+                                           uint64_t log_number) {
+  return std::unique_ptr<Writer>(new Writer(dest, 0, /*recyclable=*/true,
+                                            static_cast<uint32_t>(log_number)));
+}
+
+Writer::Writer(WritableFile* dest, uint64_t dest_length, bool recyclable,
+               uint32_t log_number)
     : dest_(dest),
+      recyclable_(recyclable),
+      log_number_(log_number),
+      header_size_(recyclable ? kRecyclableHeaderSize : kHeaderSize),
       block_offset_(static_cast<size_t>(dest_length % kBlockSize)),
       length_(dest_length) {
+  char number[4];
+  EncodeFixed32(number, log_number_);
   for (unsigned int i = 0; i <= kMaxRecordType; i++) {
     const char t = static_cast<char>(i);
     type_crc_[i] = crc32c::Value(&t, 1);
+    if (recyclable_) type_crc_[i] = crc32c::Extend(type_crc_[i], number, 4);
   }
 }
 
@@ -31,31 +47,32 @@ Status Writer::AddRecord(const Slice& slice) {
   Status s;
   do {
     const size_t leftover = kBlockSize - block_offset_;
-    if (leftover < kHeaderSize) {
+    if (leftover < header_size_) {
       // Too little room for a header: pad the block with zeros (readers
       // skip block tails shorter than a header) and start the next one.
+      // The zeros are written even over a recycled file's old bytes.
       if (leftover > 0) {
-        static constexpr char kZeros[kHeaderSize - 1] = {0, 0, 0, 0, 0, 0};
+        static constexpr char kZeros[kRecyclableHeaderSize - 1] = {};
         s = dest_->Append(Slice(kZeros, leftover));
         if (!s.ok()) break;
         length_ += leftover;
       }
       block_offset_ = 0;
     }
-    assert(kBlockSize - block_offset_ >= kHeaderSize);
+    assert(kBlockSize - block_offset_ >= header_size_);
 
-    const size_t avail = kBlockSize - block_offset_ - kHeaderSize;
+    const size_t avail = kBlockSize - block_offset_ - header_size_;
     const size_t fragment_length = left < avail ? left : avail;
     const bool end = (left == fragment_length);
     RecordType type;
     if (begin && end) {
-      type = kFullType;
+      type = recyclable_ ? kRecyclableFullType : kFullType;
     } else if (begin) {
-      type = kFirstType;
+      type = recyclable_ ? kRecyclableFirstType : kFirstType;
     } else if (end) {
-      type = kLastType;
+      type = recyclable_ ? kRecyclableLastType : kLastType;
     } else {
-      type = kMiddleType;
+      type = recyclable_ ? kRecyclableMiddleType : kMiddleType;
     }
     s = EmitPhysicalRecord(type, ptr, fragment_length);
     ptr += fragment_length;
@@ -68,23 +85,44 @@ Status Writer::AddRecord(const Slice& slice) {
   return s;
 }
 
+Status Writer::PadBlock() {
+  if (!error_.ok()) return error_;
+  if (block_offset_ == 0) return Status::OK();
+  static constexpr char kZeros[4096] = {};
+  Status s;
+  size_t left = kBlockSize - block_offset_;
+  while (s.ok() && left > 0) {
+    const size_t n = left < sizeof(kZeros) ? left : sizeof(kZeros);
+    s = dest_->Append(Slice(kZeros, n));
+    left -= n;
+    length_ += n;
+  }
+  if (!s.ok()) {
+    error_ = s;
+    return s;
+  }
+  block_offset_ = 0;
+  return s;
+}
+
 Status Writer::EmitPhysicalRecord(RecordType type, const char* ptr,
                                   size_t length) {
   assert(length <= 0xffff);  // Fits the 2-byte length field.
-  assert(block_offset_ + kHeaderSize + length <= kBlockSize);
+  assert(block_offset_ + header_size_ + length <= kBlockSize);
 
-  char header[kHeaderSize];
+  char header[kRecyclableHeaderSize];
   uint32_t crc = crc32c::Extend(type_crc_[type], ptr, length);
   EncodeFixed32(header, crc32c::Mask(crc));
   header[4] = static_cast<char>(length & 0xff);
   header[5] = static_cast<char>(length >> 8);
   header[6] = static_cast<char>(type);
+  if (recyclable_) EncodeFixed32(header + kHeaderSize, log_number_);
 
-  Status s = dest_->Append(Slice(header, kHeaderSize));
+  Status s = dest_->Append(Slice(header, header_size_));
   if (s.ok() && length > 0) s = dest_->Append(Slice(ptr, length));
   // Advance even on error: the sticky error stops further writes anyway.
-  block_offset_ += kHeaderSize + length;
-  length_ += kHeaderSize + length;
+  block_offset_ += header_size_ + length;
+  length_ += header_size_ + length;
   return s;
 }
 

@@ -76,14 +76,15 @@ struct ReadResult {
 };
 
 ReadResult ReadAll(const std::string& contents, uint64_t initial_offset = 0,
-                   bool checksum = true, test::StringSource* source = nullptr) {
+                   bool checksum = true, test::StringSource* source = nullptr,
+                   uint64_t log_number = 0) {
   std::unique_ptr<test::StringSource> owned;
   if (source == nullptr) {
     owned.reset(new test::StringSource(contents));
     source = owned.get();
   }
   CollectingReporter reporter;
-  Reader reader(source, &reporter, checksum, initial_offset);
+  Reader reader(source, &reporter, checksum, initial_offset, log_number);
   ReadResult result;
   Slice record;
   std::string scratch;
@@ -101,16 +102,20 @@ ReadResult ReadAll(const std::string& contents, uint64_t initial_offset = 0,
 // Writes records and remembers where each starts.
 class LogBuilder {
  public:
-  LogBuilder() : writer_(&sink_) {}
+  LogBuilder() : writer_(new Writer(&sink_)) {}
+  // A recyclable log with this number.
+  explicit LogBuilder(uint64_t log_number)
+      : writer_(Writer::Recyclable(&sink_, log_number)),
+        header_size_(kRecyclableHeaderSize) {}
 
   void Add(const std::string& record) {
-    uint64_t start = writer_.length();
+    uint64_t start = writer_->length();
     const size_t left = kBlockSize - start % kBlockSize;
-    if (left < kHeaderSize) start += left;  // Padding comes first.
+    if (left < header_size_) start += left;  // Padding comes first.
     starts_.push_back(start);
     records_.push_back(record);
-    ASSERT_OK(writer_.AddRecord(record));
-    ASSERT_EQ(sink_.contents().size(), writer_.length());
+    ASSERT_OK(writer_->AddRecord(record));
+    ASSERT_EQ(sink_.contents().size(), writer_->length());
   }
 
   const std::string& contents() const { return sink_.contents(); }
@@ -120,7 +125,8 @@ class LogBuilder {
 
  private:
   test::StringSink sink_;
-  Writer writer_;
+  std::unique_ptr<Writer> writer_;
+  size_t header_size_ = kHeaderSize;
   std::vector<std::string> records_;
   std::vector<uint64_t> starts_;
 };
@@ -688,6 +694,234 @@ TEST(LogReaderTest, DamageBeforeInitialOffsetThatDropsLaterRecordsIsReported) {
   EXPECT_FALSE(r.reports[0].tail);
   EXPECT_EQ("checksum mismatch at offset " + std::to_string(log.starts()[2]),
             r.reports[0].status.message());
+}
+
+// ---------------------------------------------------------------- recyclable
+
+// The bytes of `fresh` written over the start of `old`: a recycled file
+// after a crash (nothing cut it to the new log's length).
+std::string Overlay(const std::string& old, const std::string& fresh) {
+  std::string file = old;
+  if (file.size() < fresh.size()) file.resize(fresh.size());
+  file.replace(0, fresh.size(), fresh);
+  return file;
+}
+
+TEST(RecyclableLogTest, HeadersCarryTheLogNumber) {
+  LogBuilder log(0x1234567890ull);
+  log.Add("hello");
+  const std::string& c = log.contents();
+  ASSERT_EQ(kRecyclableHeaderSize + 5, c.size());
+  EXPECT_EQ(kRecyclableFullType, static_cast<unsigned char>(c[6]));
+  EXPECT_EQ(0x34567890u, DecodeFixed32(c.data() + kHeaderSize));  // low bits
+  EXPECT_EQ("hello", c.substr(kRecyclableHeaderSize));
+  // The CRC covers the type, the log number and the payload.
+  EXPECT_EQ(crc32c::Value(c.data() + 6, 1 + 4 + 5),
+            crc32c::Unmask(DecodeFixed32(c.data())));
+}
+
+TEST(RecyclableLogTest, RecordsOfManySizesRoundTrip) {
+  LogBuilder log(7);
+  std::vector<size_t> sizes = InterestingSizes();
+  sizes.push_back(kBlockSize - kRecyclableHeaderSize);  // fills a block
+  sizes.push_back(kBlockSize - kRecyclableHeaderSize - 1);
+  for (size_t n : sizes) log.Add(Record(std::to_string(n), n));
+  for (uint64_t number : {uint64_t{7}, uint64_t{0}}) {
+    const ReadResult r = ReadAll(log.contents(), 0, true, nullptr, number);
+    EXPECT_TRUE(r.reports.empty()) << number;
+    EXPECT_EQ(Summarize(log.records()), Summarize(r.records)) << number;
+    EXPECT_EQ(log.starts(), r.offsets) << number;
+  }
+}
+
+TEST(RecyclableLogTest, BlockTailTooShortForItsHeaderIsPadding) {
+  // 7 to 10 bytes hold a short header but not a recyclable one.
+  for (size_t tail = 1; tail < kRecyclableHeaderSize; tail++) {
+    LogBuilder log(3);
+    log.Add(Record("a", kBlockSize - kRecyclableHeaderSize - tail));
+    log.Add("next");
+    ASSERT_EQ(kBlockSize, log.starts()[1]) << tail;
+    EXPECT_EQ(std::string(tail, '\0'),
+              log.contents().substr(kBlockSize - tail, tail));
+    const ReadResult r = ReadAll(log.contents(), 0, true, nullptr, 3);
+    EXPECT_TRUE(r.reports.empty()) << tail;
+    EXPECT_EQ(Summarize(log.records()), Summarize(r.records)) << tail;
+    // The file may also end inside such a tail.
+    const ReadResult cut = ReadAll(
+        log.contents().substr(0, kBlockSize - tail / 2), 0, true, nullptr, 3);
+    EXPECT_TRUE(cut.reports.empty()) << tail;
+    EXPECT_EQ(1u, cut.records.size()) << tail;
+  }
+}
+
+TEST(RecyclableLogTest, OlderLogsRecordsEndTheLog) {
+  LogBuilder old_log(5);
+  for (int i = 0; i < 200; i++)
+    old_log.Add(Record("old" + std::to_string(i), 700));
+  // Same sizes: the new log ends on one of the old log's fragment
+  // boundaries, so what follows is whole stale fragments: a clean end.
+  LogBuilder aligned(9);
+  for (int i = 0; i < 50; i++)
+    aligned.Add(Record("new" + std::to_string(i), 700));
+  ReadResult r = ReadAll(Overlay(old_log.contents(), aligned.contents()), 0,
+                         true, nullptr, 9);
+  EXPECT_TRUE(r.reports.empty());
+  EXPECT_EQ(Summarize(aligned.records()), Summarize(r.records));
+
+  // Other sizes: the new log ends inside an old fragment. Those bytes
+  // cannot be told from a torn write: a torn tail, never corruption.
+  LogBuilder misaligned(9);
+  for (int i = 0; i < 37; i++) {
+    misaligned.Add(Record("new" + std::to_string(i), 1000 + i));
+  }
+  r = ReadAll(Overlay(old_log.contents(), misaligned.contents()), 0, true,
+              nullptr, 9);
+  EXPECT_EQ(0, r.CorruptionCount());
+  EXPECT_LE(r.TailCount(), 1);
+  EXPECT_EQ(Summarize(misaligned.records()), Summarize(r.records));
+}
+
+TEST(RecyclableLogTest, RecycledFileWithNothingNewIsEmpty) {
+  LogBuilder old_log(5);
+  for (int i = 0; i < 100; i++)
+    old_log.Add(Record("old" + std::to_string(i), 900));
+  const ReadResult r = ReadAll(old_log.contents(), 0, true, nullptr, 6);
+  EXPECT_TRUE(r.records.empty());
+  EXPECT_TRUE(r.reports.empty());
+}
+
+TEST(RecyclableLogTest, NumbersCompareInTheirLow32Bits) {
+  LogBuilder log((uint64_t{1} << 32) + 5);
+  log.Add("x");
+  EXPECT_EQ(1u, ReadAll(log.contents(), 0, true, nullptr, 5).records.size());
+  EXPECT_EQ(0u, ReadAll(log.contents(), 0, true, nullptr, 6).records.size());
+}
+
+TEST(RecyclableLogTest, TornLastRecordBeforeOldBytesIsTornTail) {
+  LogBuilder old_log(5);
+  for (int i = 0; i < 100; i++)
+    old_log.Add(Record("old" + std::to_string(i), 900));
+  LogBuilder fresh(9);
+  for (int i = 0; i < 10; i++)
+    fresh.Add(Record("new" + std::to_string(i), 3000));
+  // Record 9's payload half written: the rest is still the old log's.
+  std::string file = Overlay(
+      old_log.contents(), fresh.contents().substr(0, fresh.starts()[9] + 1500));
+  ReadResult r = ReadAll(file, 0, true, nullptr, 9);
+  EXPECT_EQ(9u, r.records.size());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_TRUE(r.reports[0].tail);
+  EXPECT_EQ("checksum mismatch at offset " + std::to_string(fresh.starts()[9]),
+            r.reports[0].status.message());
+  // The same damage in a log without log numbers, with the old bytes after
+  // it, is corruption: there the bytes after a torn write are zeros.
+  LogBuilder old_plain, fresh_plain;
+  for (int i = 0; i < 100; i++)
+    old_plain.Add(Record("old" + std::to_string(i), 900));
+  for (int i = 0; i < 10; i++)
+    fresh_plain.Add(Record("new" + std::to_string(i), 3000));
+  r = ReadAll(Overlay(
+      old_plain.contents(),
+      fresh_plain.contents().substr(0, fresh_plain.starts()[9] + 1500)));
+  EXPECT_EQ(1, r.CorruptionCount());
+}
+
+TEST(RecyclableLogTest, ThisLogsRecordAfterOldBytesIsCorruption) {
+  // A block of the old log between two of this log's (a write lost on
+  // power loss while later ones reached the disk): the records after it
+  // prove the gap is damage.
+  LogBuilder old_log(5);
+  for (int i = 0; i < 100; i++)
+    old_log.Add(Record("old" + std::to_string(i), 900));
+  LogBuilder fresh(9);
+  for (int i = 0; i < 3; i++) {
+    fresh.Add(
+        Record("new" + std::to_string(i), kBlockSize - kRecyclableHeaderSize));
+  }
+  ASSERT_EQ(kBlockSize, fresh.starts()[1]);
+  std::string file = Overlay(old_log.contents(), fresh.contents());
+  file.replace(kBlockSize, kBlockSize, old_log.contents(), kBlockSize,
+               kBlockSize);
+  const ReadResult r = ReadAll(file, 0, true, nullptr, 9);
+  EXPECT_EQ(Summarize({fresh.records()[0], fresh.records()[2]}),
+            Summarize(r.records));
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_FALSE(r.reports[0].tail);
+  EXPECT_EQ(0u, r.reports[0].status.message().find(
+                    "record of an older log at offset 32768"))
+      << r.reports[0].status.ToString();
+}
+
+TEST(RecyclableLogTest, DamageBeforeThisLogsRecordIsCorruption) {
+  LogBuilder log(9);
+  for (int i = 0; i < 400; i++) log.Add(Record("r" + std::to_string(i), 100));
+  size_t first_in_block1 = 0;
+  while (log.starts()[first_in_block1] < kBlockSize) first_in_block1++;
+  std::string contents = log.contents();
+  contents[log.starts()[2] + kRecyclableHeaderSize] ^= 0x1;
+  ReadResult r = ReadAll(contents, 0, true, nullptr, 9);
+  // The rest of the damaged block is dropped; the next block's records
+  // prove it was damage.
+  EXPECT_EQ(2 + log.records().size() - first_in_block1, r.records.size());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_FALSE(r.reports[0].tail);
+  // With nothing of this log after it, the same damage is a torn tail.
+  r = ReadAll(contents.substr(0, kBlockSize), 0, true, nullptr, 9);
+  EXPECT_EQ(2u, r.records.size());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_TRUE(r.reports[0].tail);
+  // A damaged log number is a checksum mismatch, not an older log.
+  contents = log.contents();
+  contents[log.starts()[2] + kHeaderSize] ^= 0x1;
+  r = ReadAll(contents, 0, true, nullptr, 9);
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_EQ("checksum mismatch at offset " + std::to_string(log.starts()[2]),
+            r.reports[0].status.message());
+}
+
+TEST(RecyclableLogTest, HeaderKindsAreNotMixed) {
+  // A fragment without a log number in a recyclable log is damage, and
+  // the other way round.
+  LogBuilder recyclable(9);
+  recyclable.Add("a");
+  LogBuilder plain;
+  plain.Add("b");
+  LogBuilder more(9);
+  more.Add("c");
+  ReadResult r =
+      ReadAll(recyclable.contents() + plain.contents() + more.contents(), 0,
+              true, nullptr, 9);
+  EXPECT_EQ(std::vector<std::string>({"a", "c"}), r.records);
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_EQ("record without a log number at offset " +
+                std::to_string(recyclable.contents().size()),
+            r.reports[0].status.message());
+  r = ReadAll(plain.contents() + recyclable.contents() + plain.contents());
+  EXPECT_EQ(std::vector<std::string>({"b", "b"}), r.records);
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_EQ(0u, r.reports[0].status.message().find("record with a log number"));
+}
+
+TEST(RecyclableLogTest, EveryCutOfTheLastRecordOverOldBytesIsAtWorstTornTail) {
+  LogBuilder old_log(5);
+  for (int i = 0; i < 60; i++)
+    old_log.Add(Record("old" + std::to_string(i), 1500));
+  LogBuilder fresh(9);
+  for (int i = 0; i < 4; i++)
+    fresh.Add(Record("new" + std::to_string(i), 20000));
+  const uint64_t last = fresh.starts()[3];
+  for (uint64_t cut = last; cut <= fresh.contents().size(); cut += 97) {
+    const ReadResult r =
+        ReadAll(Overlay(old_log.contents(), fresh.contents().substr(0, cut)), 0,
+                true, nullptr, 9);
+    EXPECT_EQ(0, r.CorruptionCount()) << cut;
+    EXPECT_EQ(Summarize(std::vector<std::string>(
+                  fresh.records().begin(),
+                  fresh.records().begin() +
+                      (cut == fresh.contents().size() ? 4 : 3))),
+              Summarize(r.records))
+        << cut;
+  }
 }
 
 }  // namespace
