@@ -137,6 +137,12 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       write_controller_(options, options.env),
       internal_stats_(options.num_levels, options.env),
       stats_cv_(&stats_mu_) {
+  // A recycled WAL's last record may be followed by an older log's bytes,
+  // which look like a torn write: absolute consistency could not open it.
+  recycle_log_file_num_ =
+      options_.wal_recovery_mode == WALRecoveryMode::kAbsoluteConsistency
+          ? 0
+          : options_.recycle_log_file_num;
   cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
                                        options_.max_background_flushes + 1;
   if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {
@@ -212,9 +218,14 @@ Status DBImpl::CloseLocked() {
   closed_ = true;
   shutting_down_.store(true, std::memory_order_release);
   while (HasBackgroundWork() || manual_compactions_ > 0) bg_cv_.Wait();
-  // The files handed to the deleter go before the DB lock is released.
+  // The files handed to the deleter go before the DB lock is released, and
+  // so do the WALs kept for recycling (obsolete: the next Open would delete
+  // them).
+  std::deque<std::string> recycled;
+  recycled.swap(recycled_logs_);
   mutex_.Unlock();
   WaitForDeletions();
+  for (const std::string& name : recycled) DeleteObsoleteFile(name);
   mutex_.Lock();
   Status s = bg_error_;
   for (PendingLog& old : logs_to_sync_) {
@@ -487,7 +498,7 @@ Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
   if (!s.ok()) return s;
   LogReporter reporter;
   reporter.fname = fname;
-  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0);
+  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0, log_number);
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   Log(info_log_.get(), "Recovering log %s (%s)", fname.c_str(),
       WALRecoveryModeName(mode));
@@ -697,9 +708,21 @@ Status DBImpl::SyncLogDir() {
 Status DBImpl::NewLogFile() {
   mutex_.AssertHeld();
   const uint64_t number = versions_->NewFileNumber();
+  const std::string fname = WalFileName(dbname_, number);
   std::unique_ptr<WritableFile> file;
-  Status s = env_->NewWritableFile(WalFileName(dbname_, number), &file,
-                                   wal_env_options_);
+  Status s;
+  if (!recycled_logs_.empty()) {
+    const std::string old_name = dbname_ + "/" + recycled_logs_.front();
+    recycled_logs_.pop_front();
+    s = env_->ReuseWritableFile(fname, old_name, &file, wal_env_options_);
+    Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
+        fname.c_str(), s.ToString().c_str());
+    // On failure a fresh file it is (the old one, if not renamed, is
+    // obsolete and goes with the next RemoveObsoleteFiles).
+    if (!s.ok()) file.reset();
+  }
+  if (file == nullptr)
+    s = env_->NewWritableFile(fname, &file, wal_env_options_);
   if (!s.ok()) {
     versions_->ReuseFileNumber(number);
     return s;
@@ -708,7 +731,12 @@ Status DBImpl::NewLogFile() {
   // it or a synced write in it is acknowledged; both do SyncLogDir first.
   log_dir_sync_needed_ = true;
   logfile_ = std::move(file);
-  log_ = std::make_unique<log::Writer>(logfile_.get());
+  if (recycle_log_file_num_ > 0) {
+    log_ = log::Writer::Recyclable(logfile_.get(), number);
+    if (first_recyclable_log_ == 0) first_recyclable_log_ = number;
+  } else {
+    log_ = std::make_unique<log::Writer>(logfile_.get());
+  }
   logfile_number_ = number;
   mem_log_number_ = number;
   log_dirty_ = false;
@@ -833,6 +861,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       sync_dir = log_dir_sync_needed_;
       log_dir_sync_needed_ = false;
     }
+    const bool syncing_old_logs = !old_logs.empty();
+    if (syncing_old_logs) ++old_logs_syncing_;
     {
       // The queue keeps other writers out; readers only need the
       // memtable's lock-free reads. Only a leader switches mem_.
@@ -842,6 +872,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         if (status.ok()) status = old.file->Sync();
         if (status.ok()) status = old.file->Close();
       }
+      old_logs.clear();  // closed (or dropped) before the mutex is back
       if (status.ok() && sync_dir) status = env_->SyncDir(dbname_);
       uint64_t wal_bytes = 0;
       if (status.ok() && !w.disable_wal && count > 0) {
@@ -888,6 +919,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         if (w.sync && !w.disable_wal) RecordTick(kWalFileSynced);
       }
       mutex_.Lock();
+      if (syncing_old_logs) --old_logs_syncing_;
       if (status.ok()) {
         internal_stats_.AddUserBytes(user_bytes, count, group_size);
         internal_stats_.AddWalBytes(wal_bytes, w.sync ? 1 : 0);
@@ -1157,6 +1189,17 @@ Status DBImpl::SwitchMemtable() {
   // Syncing here would make the leader wait for up to a whole memtable's
   // worth of WAL to reach the disk. A flush that makes the old WAL
   // obsolete drops it unsynced.
+  if (log_ != nullptr && log_->recyclable()) {
+    // Zeros to the end of the block, so that if this WAL is not cut to
+    // its length (a crash before it is closed), recovery finds no old
+    // log's bytes right after its last record: nothing mistaken for a torn
+    // write in a WAL that is not the newest.
+    Status p = log_->PadBlock();
+    if (!p.ok()) {
+      RecordBackgroundError(p, BackgroundErrorReason::kWriteCallback);
+      return p;
+    }
+  }
   std::unique_ptr<WritableFile> old_file = std::move(logfile_);
   std::unique_ptr<log::Writer> old_log = std::move(log_);
   const uint64_t old_mem_log = mem_log_number_;
@@ -1722,7 +1765,7 @@ void DBImpl::RemoveObsoleteFiles() {
     if (!keep) {
       if (type == FileType::kTableFile) table_cache_->Evict(number);
       if (type == FileType::kWalFile) {
-        wals.push_back(child);
+        if (!KeepForRecycling(child, number)) wals.push_back(child);
       } else if (deleting_.insert(child).second) {  // not handed over yet
         to_hand_over.push_back(child);
       }
@@ -1743,6 +1786,24 @@ void DBImpl::RemoveObsoleteFiles() {
   mutex_.Unlock();
   for (const std::string& name : wals) DeleteObsoleteFile(name);
   mutex_.Lock();
+}
+
+bool DBImpl::KeepForRecycling(const std::string& name, uint64_t number) {
+  mutex_.AssertHeld();
+  if (std::find(recycled_logs_.begin(), recycled_logs_.end(), name) !=
+      recycled_logs_.end()) {
+    return true;  // kept already
+  }
+  if (recycled_logs_.size() >= recycle_log_file_num_ ||
+      first_recyclable_log_ == 0 || number < first_recyclable_log_ ||
+      old_logs_syncing_ > 0 || closed_) {
+    return false;
+  }
+  for (const PendingLog& p : logs_to_sync_) {
+    if (p.number == number) return false;  // still open
+  }
+  recycled_logs_.push_back(name);
+  return true;
 }
 
 void DBImpl::DeleteObsoleteFile(const std::string& name) {

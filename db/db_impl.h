@@ -212,6 +212,10 @@ class DBImpl : public DB, private ReadSampler {
   // without waiting for them to go, and deletes obsolete WALs itself,
   // releasing the mutex meanwhile.
   void RemoveObsoleteFiles() REQUIRES(mutex_);
+  // For RemoveObsoleteFiles: true if the obsolete WAL name (number) is, or
+  // now becomes, one of recycled_logs_ instead of being deleted.
+  bool KeepForRecycling(const std::string& name, uint64_t number)
+      REQUIRES(mutex_);
   // Removes name (in dbname_), logs it and tells the listeners.
   void DeleteObsoleteFile(const std::string& name) EXCLUDES(mutex_);
   // Deletes one obsolete file (a job of deleter_; arg is a DeletionJob,
@@ -300,6 +304,18 @@ class DBImpl : public DB, private ReadSampler {
   // What PlaceWalHelper last told logfile_.
   bool wal_helper_beside_ GUARDED_BY(mutex_) = false;
   std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
+  // WAL recycling (Options::recycle_log_file_num; 0 under
+  // kAbsoluteConsistency; set by the constructor). Obsolete WALs kept to
+  // be written over, oldest first, by file name.
+  size_t recycle_log_file_num_ = 0;
+  std::deque<std::string> recycled_logs_ GUARDED_BY(mutex_);
+  // The first WAL this DBImpl wrote in the recyclable format (0: none yet).
+  // Only such WALs are recycled: an older one's records carry no log number,
+  // so recovery could not tell them from a new log's.
+  uint64_t first_recyclable_log_ GUARDED_BY(mutex_) = 0;
+  // Write leaders syncing old WALs without the mutex: while any does, an
+  // obsolete WAL may still be open there, so none is recycled.
+  int old_logs_syncing_ GUARDED_BY(mutex_) = 0;
   bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);
   WriteBatch tmp_batch_ GUARDED_BY(mutex_);

@@ -270,7 +270,7 @@ Status Repairer::ConvertLogToTable(uint64_t log_number) {
   reporter.info_log = info_log_.get();
   reporter.fname = BaseName(fname);
   // Reads on past damage: the reader resynchronizes at the next block.
-  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0);
+  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0, log_number);
 
   MemTable* mem = new MemTable(
       icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size),

@@ -802,7 +802,18 @@ Status Ldb::DumpWal() {
   Status s = Env::Default()->NewSequentialFile(path, &file, EnvOptions());
   if (!s.ok()) return s;
   Reporter reporter;
-  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0);
+  // A recycled WAL's records carry its number: take it from the file name
+  // (NNNNNN.log) so an older log's records left in the file are not shown.
+  // Under another name, the first record's number is taken.
+  uint64_t log_number = 0;
+  FileType type;
+  const size_t slash = path.find_last_of('/');
+  const std::string base =
+      slash == std::string::npos ? path : path.substr(slash + 1);
+  if (!ParseFileName(base, &log_number, &type) || type != FileType::kWalFile) {
+    log_number = 0;
+  }
+  log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0, log_number);
   if (flags_.GetBool("header")) {
     PrintLine("Sequence,Count,ByteSize,Physical Offset,Records");
   }

@@ -44,6 +44,16 @@ void LogAtLevel(InfoLogLevel level, Logger* logger, const char* format,
 
 }  // namespace
 
+Status Env::ReuseWritableFile(const std::string& fname,
+                              const std::string& old_fname,
+                              std::unique_ptr<WritableFile>* result,
+                              const EnvOptions& options) {
+  result->reset();
+  Status s = RenameFile(old_fname, fname);
+  if (!s.ok()) return s;
+  return NewWritableFile(fname, result, options);
+}
+
 Status Env::LowerThreadPoolCPUPriority(Priority /*pool*/, CpuPriority /*pri*/) {
   return Status::NotSupported("LowerThreadPoolCPUPriority",
                               "this Env cannot change thread priorities");

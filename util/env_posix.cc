@@ -756,10 +756,13 @@ class PosixMmapWritableFile final : public WritableFile {
 
 class PosixWritableFile final : public WritableFile {
  public:
-  // initial_size: bytes already in the file (NewAppendableFile).
+  // initial_size: bytes already in the file that the writes follow
+  // (NewAppendableFile). preallocated: the file's length, at least
+  // initial_size; bytes past what was written are cut at Close.
   PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
-                    const EnvOptions& options, bool direct,
-                    AlignedBuffer direct_buffer, size_t direct_capacity)
+                    uint64_t preallocated, const EnvOptions& options,
+                    bool direct, AlignedBuffer direct_buffer,
+                    size_t direct_capacity)
       : fname_(std::move(fname)),
         fd_(fd),
         direct_(direct),
@@ -771,7 +774,7 @@ class PosixWritableFile final : public WritableFile {
         file_size_(initial_size),
         written_(initial_size),
         range_synced_(initial_size),
-        preallocated_(initial_size),
+        preallocated_(std::max(initial_size, preallocated)),
         direct_buffer_(std::move(direct_buffer)),
         direct_capacity_(direct_capacity) {}
 
@@ -1088,24 +1091,21 @@ class PosixEnv final : public Env {
   Status NewWritableFile(const std::string& fname,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override {
-    if (options.use_mmap_writes && !options.use_direct_writes) {
-      result->reset();
-      int fd = -1;
-      Status s = OpenFile(fname, O_RDWR | O_CREAT | O_TRUNC, false, &fd);
-      if (!s.ok()) return s;
-      auto file = std::make_unique<PosixMmapWritableFile>(
-          fname, fd, options.bytes_per_sync);
-      s = file->Init();
-      if (s.ok()) {
-        *result = std::move(file);
-        return s;
-      }
-      file.reset();  // closes fd, cutting the file back to empty
-      if (!s.IsNotSupported()) return s;
-      // No fallocate here: write(2) below.
-    }
-    return OpenWritable(fname, O_WRONLY | O_CREAT | O_TRUNC, options,
-                        options.use_direct_writes, result);
+    return OpenForWriting(fname, O_CREAT | O_TRUNC, options, result);
+  }
+
+  // The file keeps its blocks and cached pages: the mmap writer maps
+  // them again (its reservations find blocks already there), the write(2)
+  // writer takes them as preallocated. Either cuts the file to what was
+  // written when it closes.
+  Status ReuseWritableFile(const std::string& fname,
+                           const std::string& old_fname,
+                           std::unique_ptr<WritableFile>* result,
+                           const EnvOptions& options) override {
+    result->reset();
+    Status s = RenameFile(old_fname, fname);
+    if (!s.ok()) return s;
+    return OpenForWriting(fname, 0, options, result);
   }
 
   Status NewAppendableFile(const std::string& fname,
@@ -1401,6 +1401,32 @@ class PosixEnv final : public Env {
     return pri == Priority::kHigh ? &high_pool_ : &low_pool_;
   }
 
+  // NewWritableFile (create_flags O_CREAT | O_TRUNC) and
+  // ReuseWritableFile (0): through mmap where asked and possible, else
+  // write(2), from offset 0.
+  Status OpenForWriting(const std::string& fname, int create_flags,
+                        const EnvOptions& options,
+                        std::unique_ptr<WritableFile>* result) {
+    result->reset();
+    if (options.use_mmap_writes && !options.use_direct_writes) {
+      int fd = -1;
+      Status s = OpenFile(fname, O_RDWR | create_flags, false, &fd);
+      if (!s.ok()) return s;
+      auto file = std::make_unique<PosixMmapWritableFile>(
+          fname, fd, options.bytes_per_sync);
+      s = file->Init();
+      if (s.ok()) {
+        *result = std::move(file);
+        return s;
+      }
+      file.reset();  // closes fd, cutting the file back to empty
+      if (!s.IsNotSupported()) return s;
+      // No fallocate here: write(2) below.
+    }
+    return OpenWritable(fname, O_WRONLY | create_flags, options,
+                        options.use_direct_writes, result);
+  }
+
   Status OpenWritable(const std::string& fname, int flags,
                       const EnvOptions& options, bool direct,
                       std::unique_ptr<WritableFile>* result) {
@@ -1419,18 +1445,23 @@ class PosixEnv final : public Env {
     Status s = OpenFile(fname, flags, direct, &fd);
     if (!s.ok()) return s;
     uint64_t initial_size = 0;
-    if (flags & O_APPEND) {
+    uint64_t old_size = 0;
+    if ((flags & (O_APPEND | O_TRUNC)) != O_TRUNC) {
+      // Appending: the writes go after the old bytes. Reusing (neither
+      // flag): they go over them, which count as preallocated so Close
+      // cuts what is left of them.
       struct stat st;
       if (::fstat(fd, &st) != 0) {
         s = PosixError(fname + ": fstat", errno);
         ::close(fd);
         return s;
       }
-      initial_size = static_cast<uint64_t>(st.st_size);
+      old_size = static_cast<uint64_t>(st.st_size);
+      if (flags & O_APPEND) initial_size = old_size;
     }
     *result = std::make_unique<PosixWritableFile>(
-        fname, fd, initial_size, options, direct, std::move(direct_buffer),
-        direct_capacity);
+        fname, fd, initial_size, old_size, options, direct,
+        std::move(direct_buffer), direct_capacity);
     return Status::OK();
   }
 

@@ -113,6 +113,15 @@ class FaultInjectionEnv : public EnvWrapper {
   Status NewWritableFile(const std::string& fname,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override;
+  // A rename and a NewWritableFile through this Env (Env's default), so
+  // both are counted, can fail, and are tracked for DropUnsyncedData; the
+  // old contents are not kept (the file starts empty).
+  Status ReuseWritableFile(const std::string& fname,
+                           const std::string& old_fname,
+                           std::unique_ptr<WritableFile>* result,
+                           const EnvOptions& options) override {
+    return Env::ReuseWritableFile(fname, old_fname, result, options);
+  }
   Status NewAppendableFile(const std::string& fname,
                            std::unique_ptr<WritableFile>* result,
                            const EnvOptions& options) override;

@@ -189,6 +189,7 @@ class CascadeDBEngine : public Engine {
         "use_direct_reads=" + u(o.use_direct_reads),
         "allow_mmap_reads=" + u(o.allow_mmap_reads),
         "allow_mmap_writes=" + u(o.allow_mmap_writes),
+        "recycle_log_file_num=" + u(o.recycle_log_file_num),
         "bytes_per_sync=" + u(o.bytes_per_sync),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
@@ -403,6 +404,9 @@ class CascadeDBEngine : public Engine {
     if (c.use_direct_reads) o->use_direct_reads = *c.use_direct_reads;
     if (c.mmap_read) o->allow_mmap_reads = *c.mmap_read;
     if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;
+    if (c.recycle_log_file_num) {
+      o->recycle_log_file_num = static_cast<size_t>(*c.recycle_log_file_num);
+    }
     if (c.bytes_per_sync) o->bytes_per_sync = *c.bytes_per_sync;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =

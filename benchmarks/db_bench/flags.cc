@@ -148,6 +148,9 @@ DEFINE_bool(mmap_read, false,
             "Read SSTs through mmap (not given: the engine's default)");
 DEFINE_bool(mmap_write, false,
             "Write the WAL through mmap (not given: the engine's default)");
+DEFINE_uint64(recycle_log_file_num, 0,
+              "Obsolete WALs kept and written over by new WALs; 0: off (not "
+              "given: the engine's default; LevelDB takes only 0)");
 DEFINE_uint64(bytes_per_sync, 0,
               "Start write-back of SST and WAL data every this many bytes "
               "(sync_file_range); 0: off (not given: the engine's default)");
@@ -470,6 +473,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);
   DB_BENCH_MAP(mmap_read, mmap_read, bool);
   DB_BENCH_MAP(mmap_write, mmap_write, bool);
+  DB_BENCH_MAP(recycle_log_file_num, recycle_log_file_num, uint64_t);
   DB_BENCH_MAP(bytes_per_sync, bytes_per_sync, uint64_t);
   DB_BENCH_MAP(use_direct_io_for_flush_and_compaction,
                use_direct_io_for_flush_and_compaction, bool);

@@ -160,6 +160,9 @@ class LevelDBEngine : public Engine {
     if (c.mmap_write.value_or(false)) {
       error("--mmap_write: LevelDB's default Env writes its log with write(2)");
     }
+    if (c.recycle_log_file_num.value_or(0) > 0) {
+      error("--recycle_log_file_num: LevelDB always creates a new log file");
+    }
     if (c.use_direct_io_for_flush_and_compaction.value_or(false)) {
       error(
           "--use_direct_io_for_flush_and_compaction: LevelDB has no direct "

@@ -190,6 +190,7 @@ class RocksDBEngine : public Engine {
         "use_direct_reads=" + u(o.use_direct_reads),
         "allow_mmap_reads=" + u(o.allow_mmap_reads),
         "allow_mmap_writes=" + u(o.allow_mmap_writes),
+        "recycle_log_file_num=" + u(o.recycle_log_file_num),
         "bytes_per_sync=" + u(o.bytes_per_sync),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
@@ -452,6 +453,9 @@ class RocksDBEngine : public Engine {
       o->memtable_whole_key_filtering = *c.memtable_whole_key_filtering;
     }
     if (c.mmap_write) o->allow_mmap_writes = *c.mmap_write;
+    if (c.recycle_log_file_num) {
+      o->recycle_log_file_num = static_cast<size_t>(*c.recycle_log_file_num);
+    }
     if (c.bytes_per_sync) o->bytes_per_sync = *c.bytes_per_sync;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =

@@ -106,6 +106,18 @@ class Env {
                                  std::unique_ptr<WritableFile>* result,
                                  const EnvOptions& options) = 0;
 
+  // Renames old_fname to fname and opens it for writing from offset 0,
+  // over its old contents: a file written again and again (an obsolete
+  // WAL given a new log's name) keeps its blocks and page-cache pages
+  // instead of allocating fresh ones. Bytes after the last append may be
+  // the old contents until Close, which cuts the file to what was written.
+  // The rename is durable only after SyncDir. The default renames and then
+  // calls NewWritableFile (which truncates).
+  virtual Status ReuseWritableFile(const std::string& fname,
+                                   const std::string& old_fname,
+                                   std::unique_ptr<WritableFile>* result,
+                                   const EnvOptions& options);
+
   // Opens fname for appending, creating it if missing.
   virtual Status NewAppendableFile(const std::string& fname,
                                    std::unique_ptr<WritableFile>* result,
@@ -366,6 +378,11 @@ class EnvWrapper : public Env {
   Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
                          const EnvOptions& o) override {
     return target_->NewWritableFile(f, r, o);
+  }
+  Status ReuseWritableFile(const std::string& f, const std::string& old,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    return target_->ReuseWritableFile(f, old, r, o);
   }
   Status NewAppendableFile(const std::string& f,
                            std::unique_ptr<WritableFile>* r,

@@ -163,6 +163,18 @@ struct Options {
   WALRecoveryMode wal_recovery_mode =
       WALRecoveryMode::kTolerateCorruptedTailRecords;
 
+  // Keep up to this many obsolete WALs and write new WALs over them instead
+  // of deleting them and creating fresh files (RocksDB's option of the same
+  // name). A reused WAL keeps its disk blocks and page-cache pages, so the
+  // OS does not allocate, zero and later free a page for every 4 KiB of log
+  // (docs/performance.md). Such WALs are written in the recyclable record
+  // format (each header carries the log number; docs/format/log.md), so
+  // recovery tells their records from the old ones left behind them.
+  // Costs the disk space of the kept files (about write_buffer_size each).
+  // Ignored with kAbsoluteConsistency: there, a torn last write could not
+  // be told from the old bytes after it. 0 = off. Default: 1.
+  size_t recycle_log_file_num = 1;
+
   // Start a new MANIFEST when the current one grows past this many bytes.
   // Default: 1 GiB. Range: >= 4 KiB.
   uint64_t max_manifest_file_size = 1ull << 30;

@@ -1,19 +1,23 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // Recovery: WAL recovery modes against torn and damaged WALs, a MANIFEST
-// that lost its tail, missing and orphaned files, and durability of synced
-// writes when unsynced data is dropped (a simulated power loss).
+// that lost its tail, missing and orphaned files, durability of synced
+// writes when unsynced data is dropped (a simulated power loss), and
+// recycled WALs after a crash.
 
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -257,6 +261,154 @@ TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
 // threads exist) with CRASH_CHILD_* in its environment, running only
 // KilledProcessWriter. It is a plain TEST, not a DBRecoveryTest: the
 // fixture's temporary directory would outlive the killed process.
+// ---------------------------------------------------------------- recycling
+
+// The inode of path (0 if it cannot be read).
+uint64_t Inode(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
+}
+
+// A crash image: every file of dir copied, as they are, into copy (the
+// page cache holds what a killed process wrote, mmap writes included).
+void CopyFiles(const std::string& dir, const std::string& copy) {
+  std::vector<std::string> children;
+  ASSERT_OK(Env::Default()->GetChildren(dir, &children));
+  for (const std::string& c : children) {
+    if (c == "LOCK") continue;
+    std::string data;
+    ASSERT_OK(ReadFileToString(Env::Default(), dir + "/" + c, &data));
+    ASSERT_OK(WriteStringToFile(Env::Default(), data, copy + "/" + c));
+  }
+}
+
+TEST_F(DBRecoveryTest, ObsoleteWalIsWrittenOverAsTheNextWal) {
+  options_.recycle_log_file_num = 1;
+  ASSERT_OK(TryOpen());
+  std::map<std::string, std::string> expected;
+  uint64_t kept_inode = 0;
+  int recycled = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 50; ++i) {
+      const std::string key =
+          "r" + std::to_string(round) + "k" + std::to_string(i);
+      expected[key] =
+          std::string(500 + 37 * round, static_cast<char>('a' + i % 26));
+      ASSERT_OK(db_->Put(WriteOptions(), key, expected[key]));
+    }
+    const std::vector<std::string> before = Files(".log");
+    ASSERT_OK(db_->Flush(FlushOptions()));  // a new WAL; the old one kept
+    const std::vector<std::string> after = Files(".log");
+    EXPECT_EQ(2u, after.size()) << "the live WAL and one kept";
+    // The new WAL is the file kept at the last flush.
+    const std::string newest = dir_.File(after.back());
+    if (kept_inode != 0 && Inode(newest) == kept_inode) ++recycled;
+    kept_inode = Inode(dir_.File(after.front()));
+    EXPECT_EQ(before.back(), after.front()) << "the flushed WAL is kept";
+  }
+  EXPECT_EQ(4, recycled);
+  ASSERT_OK(TryOpen());  // closed: the kept WAL is deleted with it
+  db_.reset();
+  EXPECT_EQ(1u, Files(".log").size());
+  ASSERT_OK(TryOpen());
+  for (const auto& kv : expected)
+    EXPECT_EQ(kv.second, Get(kv.first)) << kv.first;
+}
+
+TEST_F(DBRecoveryTest, NoWalIsKeptWhenRecyclingIsOffOrAbsolute) {
+  for (int variant = 0; variant < 2; ++variant) {
+    options_.recycle_log_file_num = variant == 0 ? 0 : 4;
+    options_.wal_recovery_mode =
+        variant == 0 ? WALRecoveryMode::kTolerateCorruptedTailRecords
+                     : WALRecoveryMode::kAbsoluteConsistency;
+    ASSERT_OK(TryOpen());
+    for (int round = 0; round < 3; ++round) {
+      ASSERT_OK(db_->Put(WriteOptions(), "k" + std::to_string(round), "v"));
+      ASSERT_OK(db_->Flush(FlushOptions()));
+      EXPECT_EQ(1u, Files(".log").size()) << variant;
+    }
+    // And the WAL has no log numbers in its headers.
+    ASSERT_OK(db_->Put(WriteOptions(), "last", "v"));
+    const std::string wal = ReadFile(Files(".log")[0]);
+    ASSERT_GT(wal.size(), 7u);
+    EXPECT_EQ(1, wal[6]) << "a FULL fragment without a log number";
+  }
+}
+
+// Holds the creation of tables (flush outputs) while held.
+class HeldTablesEnv : public EnvWrapper {
+ public:
+  HeldTablesEnv() : EnvWrapper(Env::Default()) {}
+  Status NewWritableFile(const std::string& fname,
+                         std::unique_ptr<WritableFile>* result,
+                         const EnvOptions& options) override {
+    if (fname.size() > 4 && fname.compare(fname.size() - 4, 4, ".sst") == 0) {
+      std::unique_lock<std::mutex> l(mu_);
+      cv_.wait(l, [this] { return !held_; });
+    }
+    return target()->NewWritableFile(fname, result, options);
+  }
+  void Hold(bool held) {
+    std::lock_guard<std::mutex> l(mu_);
+    held_ = held;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool held_ = false;
+};
+
+// A crash while two recycled WALs are live: the older one (its memtable
+// not flushed yet) and the newest, both written over longer old logs whose
+// bytes still follow their last records. Every acknowledged write comes
+// back, with the default recovery mode (which fails Open on a damaged end
+// of any WAL but the newest).
+TEST_F(DBRecoveryTest, CrashWithRecycledWalsLosesNothing) {
+  HeldTablesEnv env;
+  options_.env = &env;
+  options_.recycle_log_file_num = 2;
+  options_.write_buffer_size = 4 << 20;
+  options_.max_write_buffer_number = 4;
+  ASSERT_OK(TryOpen());
+  std::map<std::string, std::string> expected;
+  auto put = [&](const std::string& key, size_t size) {
+    expected[key] = std::string(size, key.back());
+    ASSERT_OK(db_->Put(WriteOptions(), key, expected[key]));
+  };
+  // Two long WALs, flushed: both kept.
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 400; ++i)
+      put("old" + std::to_string(round) + "-" + std::to_string(i), 1000);
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  // Now the WAL written over the first kept one gets a few records of
+  // other sizes, and is switched away from with its flush held.
+  env.Hold(true);
+  for (int i = 0; i < 37; ++i) put("older" + std::to_string(i), 777);
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  ASSERT_OK(db_->Flush(no_wait));
+  // The newest WAL (the second kept file) gets a few records too.
+  for (int i = 0; i < 23; ++i) put("newest" + std::to_string(i), 555);
+
+  test::TempDir copy;
+  CopyFiles(dir_.path(), copy.path());
+  env.Hold(false);
+  db_.reset();
+
+  Options plain = options_;
+  plain.env = Env::Default();
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(plain, copy.path(), &db));
+  for (const auto& kv : expected) {
+    std::string value;
+    ASSERT_OK(db->Get(ReadOptions(), kv.first, &value)) << kv.first;
+    EXPECT_EQ(kv.second, value) << kv.first;
+  }
+}
+
 TEST(DBRecoveryChild, KilledProcessWriter) {
   const char* dir = std::getenv("CRASH_CHILD_DIR");
   if (dir == nullptr) GTEST_SKIP() << "run by AcknowledgedWritesSurvive...";
@@ -265,6 +417,7 @@ TEST(DBRecoveryChild, KilledProcessWriter) {
   options.create_if_missing = true;
   options.stats_dump_period_sec = 0;
   options.allow_mmap_writes = std::getenv("CRASH_CHILD_MMAP")[0] == '1';
+  options.recycle_log_file_num = std::getenv("CRASH_CHILD_RECYCLE")[0] == '1';
   options.write_buffer_size = 256 << 10;  // several WALs and flushes
   std::unique_ptr<DB> db;
   if (!DB::Open(options, dir, &db).ok()) ::_exit(2);
@@ -278,8 +431,13 @@ TEST(DBRecoveryChild, KilledProcessWriter) {
 
 TEST_F(DBRecoveryTest, AcknowledgedWritesSurviveAKilledProcess) {
   if (std::getenv("CRASH_CHILD_DIR") != nullptr) GTEST_SKIP();
-  for (bool mmap_writes : {true, false}) {
-    SCOPED_TRACE(mmap_writes ? "mmap WAL" : "write(2) WAL");
+  for (int variant = 0; variant < 3; ++variant) {
+    // Recycled WALs (the default) through mmap and write(2), and fresh
+    // ones through mmap.
+    const bool mmap_writes = variant != 1;
+    const bool recycle = variant != 2;
+    SCOPED_TRACE(std::string(mmap_writes ? "mmap WAL" : "write(2) WAL") +
+                 (recycle ? ", recycled" : ", fresh"));
     test::TempDir dir;
     int pipe_fds[2];
     ASSERT_EQ(0, ::pipe(pipe_fds));
@@ -290,6 +448,7 @@ TEST_F(DBRecoveryTest, AcknowledgedWritesSurviveAKilledProcess) {
       ::setenv("CRASH_CHILD_DIR", dir.path().c_str(), 1);
       ::setenv("CRASH_CHILD_FD", std::to_string(pipe_fds[1]).c_str(), 1);
       ::setenv("CRASH_CHILD_MMAP", mmap_writes ? "1" : "0", 1);
+      ::setenv("CRASH_CHILD_RECYCLE", recycle ? "1" : "0", 1);
       ::execl("/proc/self/exe", "db_recovery_test",
               "--gtest_filter=DBRecoveryChild.KilledProcessWriter",
               static_cast<char*>(nullptr));

@@ -143,15 +143,16 @@ class WalHintEnv : public EnvWrapper {
   Status NewWritableFile(const std::string& fname,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override {
-    Status s = target()->NewWritableFile(fname, result, options);
-    if (s.ok() && fname.size() > 4 &&
-        fname.compare(fname.size() - 4, 4, ".log") == 0) {
-      std::lock_guard<std::mutex> l(mu_);
-      wals_++;
-      newest_hint_ = -1;
-      *result = std::make_unique<File>(std::move(*result), this, wals_);
-    }
-    return s;
+    return Watch(fname, target()->NewWritableFile(fname, result, options),
+                 result);
+  }
+  Status ReuseWritableFile(const std::string& fname,
+                           const std::string& old_fname,
+                           std::unique_ptr<WritableFile>* result,
+                           const EnvOptions& options) override {
+    return Watch(fname,
+                 target()->ReuseWritableFile(fname, old_fname, result, options),
+                 result);
   }
 
   uint64_t NowMicros() override { return target()->NowMicros() + skew_; }
@@ -164,6 +165,19 @@ class WalHintEnv : public EnvWrapper {
   void Advance(uint64_t micros) { skew_ += micros; }
 
  private:
+  // Wraps a new WAL to record its hints.
+  Status Watch(const std::string& fname, const Status& s,
+               std::unique_ptr<WritableFile>* result) {
+    if (s.ok() && fname.size() > 4 &&
+        fname.compare(fname.size() - 4, 4, ".log") == 0) {
+      std::lock_guard<std::mutex> l(mu_);
+      wals_++;
+      newest_hint_ = -1;
+      *result = std::make_unique<File>(std::move(*result), this, wals_);
+    }
+    return s;
+  }
+
   class File : public WritableFile {
    public:
     File(std::unique_ptr<WritableFile> t, WalHintEnv* env, int id)

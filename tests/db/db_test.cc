@@ -479,6 +479,7 @@ TEST_F(DBTest, DestroyRemovesEverything) {
 }
 
 TEST_F(DBTest, ObsoleteFilesAreDeleted) {
+  options_.recycle_log_file_num = 0;
   Open();
   for (int round = 0; round < 6; ++round) {
     for (int i = 0; i < 300; ++i) {

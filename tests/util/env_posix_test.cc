@@ -472,6 +472,62 @@ TEST_F(EnvPosixTest, AppendableFileContinuesExistingFile) {
   EXPECT_EQ("abcdef", RawContents(path));
 }
 
+// A reused file keeps its inode (its blocks and cached pages) and is written
+// from offset 0; the old bytes past the writes are there until Close cuts
+// them, through mmap, buffered write(2) and direct I/O alike.
+TEST_F(EnvPosixTest, ReusedFileIsWrittenOverAndCutAtClose) {
+  struct Variant {
+    const char* name;
+    bool mmap;
+    bool direct;
+  };
+  for (const Variant& v :
+       {Variant{"mmap", true, false}, Variant{"write", false, false},
+        Variant{"direct", false, true}}) {
+    SCOPED_TRACE(v.name);
+    const std::string old_path = dir_.File(std::string("old-") + v.name);
+    const std::string path = dir_.File(std::string("new-") + v.name);
+    const std::string old_contents(300000, 'o');
+    ASSERT_OK(WriteStringToFile(env_, old_contents, old_path));
+    struct stat before;
+    ASSERT_EQ(0, ::stat(old_path.c_str(), &before));
+    EnvOptions options;
+    options.use_mmap_writes = v.mmap;
+    options.use_direct_writes = v.direct;
+    std::unique_ptr<WritableFile> file;
+    Status s = env_->ReuseWritableFile(path, old_path, &file, options);
+    if (v.direct && s.IsNotSupported()) continue;  // no O_DIRECT here
+    ASSERT_OK(s);
+    EXPECT_TRUE(env_->FileExists(old_path).IsNotFound());
+    struct stat after;
+    ASSERT_EQ(0, ::stat(path.c_str(), &after));
+    EXPECT_EQ(before.st_ino, after.st_ino);
+    const std::string fresh(100000, 'n');
+    ASSERT_OK(file->Append(fresh));
+    ASSERT_OK(file->Flush());
+    EXPECT_EQ(100000u, file->GetFileSize());
+    if (!v.direct) {
+      // Before Close, the old bytes follow the new ones.
+      const std::string open_contents = RawContents(path);
+      ASSERT_GE(open_contents.size(), old_contents.size());
+      EXPECT_EQ(fresh, open_contents.substr(0, fresh.size()));
+      EXPECT_EQ(std::string(1000, 'o'),
+                open_contents.substr(fresh.size(), 1000));
+    }
+    ASSERT_OK(file->Close());
+    EXPECT_EQ(fresh, RawContents(path));
+  }
+}
+
+TEST_F(EnvPosixTest, ReuseOfAMissingFileIsNotFoundNamingIt) {
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->ReuseWritableFile(dir_.File("new"), dir_.File("missing"),
+                                     &file, EnvOptions());
+  EXPECT_TRUE(s.IsNotFound() || s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("missing")) << s.ToString();
+  EXPECT_EQ(nullptr, file);
+}
+
 TEST_F(EnvPosixTest, WritesWithBytesPerSyncKeepAllData) {
   const std::string path = dir_.File("range_sync");
   EnvOptions options;

@@ -53,6 +53,29 @@ TEST_F(FaultInjectionEnvTest, UnsyncedDataIsDropped) {
   EXPECT_EQ("synced", Contents(path));
 }
 
+// Reuse goes through this Env's rename and create: both are counted and
+// tracked, and the file starts empty (its old bytes are not simulated).
+TEST_F(FaultInjectionEnvTest, ReusedFileIsARenameAndACreate) {
+  const std::string old_path = dir_.File("000001.log");
+  const std::string path = dir_.File("000002.log");
+  WriteFile(old_path, {"old log"}, 1);
+  ASSERT_OK(env_.SyncDir(dir_.path()));
+  const uint64_t renames = env_.OperationCount(FaultKind::kRename);
+  const uint64_t creates = env_.OperationCount(FaultKind::kCreate);
+  std::unique_ptr<WritableFile> file;
+  ASSERT_OK(env_.ReuseWritableFile(path, old_path, &file, EnvOptions()));
+  EXPECT_EQ(renames + 1, env_.OperationCount(FaultKind::kRename));
+  EXPECT_EQ(creates + 1, env_.OperationCount(FaultKind::kCreate));
+  ASSERT_OK(file->Append("new"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("new", Contents(path));
+  EXPECT_FALSE(Exists(old_path));
+  // The rename was not made durable: a power loss undoes it.
+  ASSERT_OK(env_.DropUnsyncedData());
+  EXPECT_FALSE(Exists(path));
+  EXPECT_TRUE(Exists(old_path));
+}
+
 TEST_F(FaultInjectionEnvTest, SyncedDataIsKept) {
   const std::string path = dir_.File("000001.log");
   WriteFile(path, {"one", "two"}, 2);
