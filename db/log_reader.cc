@@ -39,6 +39,8 @@ Reader::Reader(SequentialFile* file, Reporter* reporter, bool checksum,
       know_log_number_(log_number != 0),
       kind_known_(false),
       recyclable_(false),
+      kind_hinted_(false),
+      hinted_recyclable_(false),
       backing_store_(new char[kBlockSize]),
       buffer_(),
       eof_(false),
@@ -120,6 +122,13 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
                               (static_cast<unsigned char>(header[5]) << 8));
     const unsigned int type = static_cast<unsigned char>(header[6]);
     const bool recyclable_type = IsRecyclableType(type);
+    if (!kind_known_ && !kind_hinted_ && type != kZeroType &&
+        type <= kMaxRecordType) {
+      // Until a valid fragment says which kind the log is, the first
+      // plausible type byte, even of a damaged fragment, is the guess.
+      kind_hinted_ = true;
+      hinted_recyclable_ = recyclable_type;
+    }
     const size_t header_size =
         recyclable_type ? kRecyclableHeaderSize : kHeaderSize;
     f->offset = offset;
@@ -263,7 +272,8 @@ void Reader::ReportDamageAtEof() {
     damage_ = Damage();  // Preallocated space: a clean end.
     return;
   }
-  if (damage_.middle || (damage_.garbage && !recyclable_)) {
+  const bool recyclable = kind_known_ ? recyclable_ : hinted_recyclable_;
+  if (damage_.middle || (damage_.garbage && !recyclable)) {
     ReportDamageAsCorruption();
     return;
   }

@@ -203,6 +203,10 @@ class Reader {
   bool know_log_number_;  // Given, or taken from the first fragment.
   bool kind_known_;       // A valid fragment has shown the log's kind.
   bool recyclable_;       // The log's headers carry a log number.
+  // Before any valid fragment: what the first plausible (maybe damaged)
+  // header's type suggests, for telling a torn tail from corruption.
+  bool kind_hinted_;
+  bool hinted_recyclable_;
 
   char* const backing_store_;      // kBlockSize bytes.
   Slice buffer_;                   // The unread rest of the current block.

@@ -1,12 +1,13 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
-// Files held in memory: MemoryRandomAccessFile reads a string as if it were
-// a file, MemoryWritableFile appends to one. For building and reading SSTs
-// without a disk (sst_dump's recompress trials, benchmarks, the fuzzer).
+// Files held in memory: MemoryRandomAccessFile and MemorySequentialFile read
+// a string as if it were a file, MemoryWritableFile appends to one. For
+// building and reading SSTs and logs without a disk (sst_dump's recompress
+// trials, benchmarks, the fuzzers).
 // Tests that need injected failures or read counters have their own.
 //
 // Thread safety: MemoryRandomAccessFile is thread-safe (immutable);
-// MemoryWritableFile is not thread-safe.
+// MemorySequentialFile and MemoryWritableFile are not thread-safe.
 
 #ifndef CASCADEDB_UTIL_MEMORY_FILE_H_
 #define CASCADEDB_UTIL_MEMORY_FILE_H_
@@ -42,6 +43,29 @@ class MemoryRandomAccessFile : public RandomAccessFile {
 
  private:
   const std::string contents_;
+};
+
+class MemorySequentialFile : public SequentialFile {
+ public:
+  explicit MemorySequentialFile(std::string contents)
+      : contents_(std::move(contents)) {}
+
+  // Copies into scratch; reads at the end are short or empty.
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    const size_t len = std::min(n, contents_.size() - pos_);
+    std::memcpy(scratch, contents_.data() + pos_, len);
+    *result = Slice(scratch, len);
+    pos_ += len;
+    return Status::OK();
+  }
+  Status Skip(uint64_t n) override {
+    pos_ += static_cast<size_t>(std::min<uint64_t>(n, contents_.size() - pos_));
+    return Status::OK();
+  }
+
+ private:
+  const std::string contents_;
+  size_t pos_ = 0;
 };
 
 class MemoryWritableFile : public WritableFile {

@@ -790,6 +790,23 @@ TEST(RecyclableLogTest, RecycledFileWithNothingNewIsEmpty) {
   EXPECT_TRUE(r.reports.empty());
 }
 
+// Found by log_reader_fuzzer: the new log's only record torn inside the old
+// log's only block, so no valid fragment says which kind the log is; the
+// torn header's type does.
+TEST(RecyclableLogTest, TornOnlyRecordOverOldBytesIsTornTail) {
+  LogBuilder old_log(5);
+  for (int i = 0; i < 5; i++)
+    old_log.Add(Record("old" + std::to_string(i), 100));
+  LogBuilder fresh(7);
+  fresh.Add(Record("new", 38));
+  const ReadResult r =
+      ReadAll(Overlay(old_log.contents(), fresh.contents().substr(0, 27)), 0,
+              true, nullptr, 7);
+  EXPECT_TRUE(r.records.empty());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_TRUE(r.reports[0].tail);
+}
+
 TEST(RecyclableLogTest, NumbersCompareInTheirLow32Bits) {
   LogBuilder log((uint64_t{1} << 32) + 5);
   log.Add("x");
