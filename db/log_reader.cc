@@ -133,6 +133,7 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
         recyclable_type ? kRecyclableHeaderSize : kHeaderSize;
     f->offset = offset;
     f->tail_candidate = false;
+    f->data_follows = false;
 
     if (type == kZeroType && length == 0) {
       // Zeros where a header belongs: preallocated space, or zeroed damage.
@@ -146,6 +147,8 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
     if (header_size + length > block_remaining) {
       // No fragment crosses a block boundary: the header is damaged. The
       // length is unusable, so drop the rest of the block.
+      f->data_follows = OwnFragmentIn(
+          Slice(buffer_.data() + 1, buffer_.size() - 1), recyclable_type);
       f->bytes = buffer_.size();
       buffer_.clear();
       f->problem = "bad record length";
@@ -169,9 +172,10 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
         // nothing after it in this block can be located reliably. If only
         // zeros follow the fragment's claimed end, this may be the last
         // write, torn.
-        f->tail_candidate =
-            AllZero(Slice(buffer_.data() + header_size + length,
-                          buffer_.size() - header_size - length));
+        const Slice after(buffer_.data() + header_size + length,
+                          buffer_.size() - header_size - length);
+        f->tail_candidate = AllZero(after);
+        f->data_follows = OwnFragmentIn(after, recyclable_type);
         f->bytes = buffer_.size();
         buffer_.clear();
         f->problem = "checksum mismatch";
@@ -220,6 +224,31 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
         return FragmentKind::kLast;
     }
   }
+}
+
+bool Reader::OwnFragmentIn(const Slice& bytes, bool recyclable_type) const {
+  // Only a recyclable log of known number can be searched: a valid
+  // fragment with its number cannot be an older log's. (In a plain log the
+  // torn-tail rule needs only zeros after the damage.)
+  const bool recyclable = kind_known_ ? recyclable_ : recyclable_type;
+  if (!recyclable || !know_log_number_ || !checksum_) return false;
+  const char* p = bytes.data();
+  for (size_t i = 0; i + kRecyclableHeaderSize <= bytes.size(); i++) {
+    const char* h = p + i;
+    const unsigned int type = static_cast<unsigned char>(h[6]);
+    if (!IsRecyclableType(type) ||
+        DecodeFixed32(h + kHeaderSize) != log_number_) {
+      continue;
+    }
+    const size_t length = static_cast<unsigned char>(h[4]) |
+                          (static_cast<unsigned char>(h[5]) << 8);
+    if (kRecyclableHeaderSize + length > bytes.size() - i) continue;
+    if (crc32c::Unmask(DecodeFixed32(h)) ==
+        crc32c::Value(h + 6, kRecyclableHeaderSize - 6 + length)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void Reader::AddAnomaly(const std::string& problem, uint64_t offset,
@@ -386,7 +415,8 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
         // the partial record is dropped with it.
         AddAnomaly(f.problem, f.offset,
                    f.bytes + (in_fragmented_record ? record_bytes : 0),
-                   kind == FragmentKind::kTruncated || f.tail_candidate
+                   f.data_follows ? AnomalyKind::kMiddle
+                   : kind == FragmentKind::kTruncated || f.tail_candidate
                        ? AnomalyKind::kTailCandidate
                        : AnomalyKind::kGarbage);
         scratch->clear();

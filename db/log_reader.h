@@ -44,9 +44,10 @@
 // after their last record the file can hold anything: the old log's
 // fragments (valid, but with another log number: "stale"), or bytes in the
 // middle of one. There, only a valid fragment of this log after the damage
-// makes it Corruption; stale fragments count as zeros, and damage followed
-// by nothing of this log is a TornTail (a torn write and the old log's
-// bytes cannot be told apart).
+// makes it Corruption (the rest of a block dropped after damage is searched
+// for one too); stale fragments count as zeros, and damage followed by
+// nothing of this log is a TornTail (a torn write and the old log's bytes
+// cannot be told apart).
 //
 // Thread safety: not thread-safe (one reader per file, one thread).
 
@@ -145,6 +146,9 @@ class Reader {
     // For kCorrupt: the damage could be a torn write (a checksum mismatch
     // with only zeros after the fragment's end in its block).
     bool tail_candidate;
+    // For kCorrupt in a recyclable log: a valid fragment of this log
+    // follows in the dropped bytes, so the damage is not its end.
+    bool data_follows = false;
     Status io_status;  // For kReadError.
   };
 
@@ -178,6 +182,13 @@ class Reader {
   // Reads the next fragment or problem, reading blocks as needed. Silently
   // skips fragments that start before initial_offset_.
   FragmentKind ReadFragment(Fragment* fragment);
+
+  // True if bytes hold a valid fragment of this recyclable log (its number,
+  // a matching checksum) at any offset: searched in the rest of a block
+  // dropped after damage, so damage with this log's data after it in the
+  // same block is corruption, not a torn tail. recyclable_type: the
+  // damaged header's type, if the log's kind is not known yet.
+  bool OwnFragmentIn(const Slice& bytes, bool recyclable_type) const;
 
   // Adds an anomaly (dropped bytes) to the pending damage run, or starts a
   // run. Anomalies whose bytes all lie before initial_offset_ are ignored.

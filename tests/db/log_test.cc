@@ -882,9 +882,26 @@ TEST(RecyclableLogTest, DamageBeforeThisLogsRecordIsCorruption) {
   EXPECT_EQ(2 + log.records().size() - first_in_block1, r.records.size());
   ASSERT_EQ(1u, r.reports.size());
   EXPECT_FALSE(r.reports[0].tail);
-  // With nothing of this log after it, the same damage is a torn tail.
+  // The records after it in its own block, dropped with the rest of the
+  // block, prove it too: this log's number and checksum are found there.
   r = ReadAll(contents.substr(0, kBlockSize), 0, true, nullptr, 9);
   EXPECT_EQ(2u, r.records.size());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_FALSE(r.reports[0].tail);
+  // A damaged length, too.
+  contents = log.contents().substr(0, kBlockSize);
+  contents[log.starts()[2] + 5] = static_cast<char>(0x7f);
+  r = ReadAll(contents, 0, true, nullptr, 9);
+  EXPECT_EQ(2u, r.records.size());
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_FALSE(r.reports[0].tail);
+  EXPECT_EQ("bad record length at offset " + std::to_string(log.starts()[2]),
+            r.reports[0].status.message());
+  // Only the last record damaged, old bytes after it: a torn tail.
+  contents = log.contents().substr(0, log.starts()[5]);
+  contents[log.starts()[4] + kRecyclableHeaderSize] ^= 0x1;
+  r = ReadAll(contents + std::string(300, 'x'), 0, true, nullptr, 9);
+  EXPECT_EQ(4u, r.records.size());
   ASSERT_EQ(1u, r.reports.size());
   EXPECT_TRUE(r.reports[0].tail);
   // A damaged log number is a checksum mismatch, not an older log.

@@ -435,9 +435,6 @@ TEST_F(LdbTest, MissingOrNotADatabase) {
 }
 
 TEST_F(LdbTest, CorruptManifestWalAndTable) {
-  // A plain WAL: in a recyclable one, damage that drops the rest of the
-  // last block reads as a torn tail (docs/format/log.md).
-  options_.recycle_log_file_num = 0;
   BuildDb();
   // A damaged MANIFEST (its first record; more records follow).
   const std::string manifest = CurrentManifest();
