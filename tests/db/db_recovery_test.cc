@@ -50,16 +50,7 @@ class DBRecoveryTest : public testing::Test {
 
   // The names of the files in the DB directory with the given suffix.
   std::vector<std::string> Files(const std::string& suffix) {
-    std::vector<std::string> children, result;
-    EXPECT_OK(Env::Default()->GetChildren(dir_.path(), &children));
-    for (const std::string& c : children) {
-      if (c.size() >= suffix.size() &&
-          c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        result.push_back(c);
-      }
-    }
-    std::sort(result.begin(), result.end());
-    return result;
+    return test::FilesWithSuffix(dir_.path(), suffix);
   }
 
   std::string ReadFile(const std::string& name) {
@@ -342,7 +333,7 @@ class HeldTablesEnv : public EnvWrapper {
   Status NewWritableFile(const std::string& fname,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override {
-    if (fname.size() > 4 && fname.compare(fname.size() - 4, 4, ".sst") == 0) {
+    if (test::EndsWith(fname, ".sst")) {
       std::unique_lock<std::mutex> l(mu_);
       cv_.wait(l, [this] { return !held_; });
     }

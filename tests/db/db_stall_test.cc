@@ -168,8 +168,7 @@ class WalHintEnv : public EnvWrapper {
   // Wraps a new WAL to record its hints.
   Status Watch(const std::string& fname, const Status& s,
                std::unique_ptr<WritableFile>* result) {
-    if (s.ok() && fname.size() > 4 &&
-        fname.compare(fname.size() - 4, 4, ".log") == 0) {
+    if (s.ok() && test::EndsWith(fname, ".log")) {
       std::lock_guard<std::mutex> l(mu_);
       wals_++;
       newest_hint_ = -1;

@@ -24,16 +24,11 @@ namespace cascadedb {
 namespace {
 
 uint64_t SizeOfFiles(const std::string& dir, const std::string& suffix) {
-  std::vector<std::string> children;
-  EXPECT_OK(Env::Default()->GetChildren(dir, &children));
   uint64_t total = 0;
-  for (const std::string& c : children) {
-    if (c.size() > suffix.size() &&
-        c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      uint64_t size = 0;
-      EXPECT_OK(Env::Default()->GetFileSize(dir + "/" + c, &size));
-      total += size;
-    }
+  for (const std::string& c : test::FilesWithSuffix(dir, suffix)) {
+    uint64_t size = 0;
+    EXPECT_OK(Env::Default()->GetFileSize(dir + "/" + c, &size));
+    total += size;
   }
   return total;
 }

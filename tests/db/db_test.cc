@@ -490,15 +490,8 @@ TEST_F(DBTest, ObsoleteFilesAreDeleted) {
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   std::vector<LiveFileMetaData> live;
   db_->GetLiveFilesMetaData(&live);
-  std::vector<std::string> children;
-  ASSERT_OK(Env::Default()->GetChildren(dir_.path(), &children));
-  int ssts = 0, logs = 0;
-  for (const std::string& c : children) {
-    if (c.size() > 4 && c.substr(c.size() - 4) == ".sst") ++ssts;
-    if (c.size() > 4 && c.substr(c.size() - 4) == ".log") ++logs;
-  }
-  EXPECT_EQ(static_cast<int>(live.size()), ssts);
-  EXPECT_EQ(1, logs);
+  EXPECT_EQ(live.size(), test::FilesWithSuffix(dir_.path(), ".sst").size());
+  EXPECT_EQ(1u, test::FilesWithSuffix(dir_.path(), ".log").size());
 }
 
 // An Env whose RemoveFile of tables blocks while held, recording the
@@ -508,7 +501,7 @@ class HeldDeleteEnv : public EnvWrapper {
   HeldDeleteEnv() : EnvWrapper(Env::Default()) {}
 
   Status RemoveFile(const std::string& f) override {
-    if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
+    if (test::EndsWith(f, ".sst")) {
       char name[16] = {};
       pthread_getname_np(pthread_self(), name, sizeof(name));
       MutexLock l(&mu_);
@@ -555,16 +548,7 @@ class HeldDeleteEnv : public EnvWrapper {
 };
 
 int CountFiles(const std::string& dir, const std::string& suffix) {
-  std::vector<std::string> children;
-  EXPECT_OK(Env::Default()->GetChildren(dir, &children));
-  int n = 0;
-  for (const std::string& c : children) {
-    if (c.size() > suffix.size() &&
-        c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      ++n;
-    }
-  }
-  return n;
+  return static_cast<int>(test::FilesWithSuffix(dir, suffix).size());
 }
 
 // Tests with a HeldDeleteEnv: the DB goes before the Env does, even when a

@@ -49,18 +49,7 @@ class RepairTest : public testing::Test {
   // The names in dir (default: the DB directory) ending with suffix.
   std::vector<std::string> Files(const std::string& suffix,
                                  const std::string& dir = "") {
-    std::vector<std::string> children, result;
-    Env::Default()
-        ->GetChildren(dir.empty() ? dir_.path() : dir, &children)
-        .IgnoreError();  // a missing directory has no files
-    for (const std::string& c : children) {
-      if (c.size() >= suffix.size() &&
-          c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        result.push_back(c);
-      }
-    }
-    std::sort(result.begin(), result.end());
-    return result;
+    return test::FilesWithSuffix(dir.empty() ? dir_.path() : dir, suffix);
   }
 
   std::vector<std::string> LostFiles(const std::string& suffix = "") {

@@ -2,11 +2,14 @@
 
 #include "tests/testutil/test_util.h"
 
+#include "cascadedb/env.h"
+
 #include <unistd.h>
 #if defined(__linux__)
 #include <sched.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +62,22 @@ TempDir::~TempDir() {
 
 std::string TempDir::File(const std::string& name) const {
   return path_ + "/" + name;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<std::string> FilesWithSuffix(const std::string& dir,
+                                         const std::string& suffix) {
+  std::vector<std::string> children, result;
+  Env::Default()->GetChildren(dir, &children).IgnoreError();
+  for (const std::string& c : children) {
+    if (EndsWith(c, suffix)) result.push_back(c);
+  }
+  std::sort(result.begin(), result.end());
+  return result;
 }
 
 uint32_t RandomSeed() {

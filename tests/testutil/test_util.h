@@ -1,8 +1,8 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // Helpers shared by the tests: Status assertions that print the message,
-// a per-test temporary directory, and seeded random data whose seed is
-// printed and can be set with CASCADEDB_TEST_SEED.
+// a per-test temporary directory, file listings by suffix, and seeded
+// random data whose seed is printed and can be set with CASCADEDB_TEST_SEED.
 //
 // Thread safety: not thread-safe unless a function says otherwise.
 
@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/status.h"
@@ -42,6 +43,14 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// True if s ends with suffix.
+bool EndsWith(const std::string& s, const std::string& suffix);
+
+// The names (not paths) of the entries of dir that end with suffix, sorted;
+// none if dir cannot be listed (a missing directory has no files).
+std::vector<std::string> FilesWithSuffix(const std::string& dir,
+                                         const std::string& suffix);
 
 // The seed for randomized tests: CASCADEDB_TEST_SEED if set, else a value
 // from the clock. It is printed so a failure can be replayed.

@@ -139,17 +139,7 @@ class LdbTest : public ::testing::Test {
   }
 
   std::vector<std::string> DbFiles(const std::string& suffix) {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(db_path_)) {
-      const std::string name = e.path().filename().string();
-      if (name.size() >= suffix.size() &&
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) ==
-              0) {
-        names.push_back(name);
-      }
-    }
-    std::sort(names.begin(), names.end());
-    return names;
+    return test::FilesWithSuffix(db_path_, suffix);
   }
 
   std::string DbFile(const std::string& name) const {
