@@ -21,38 +21,16 @@
 
 #include "db/log_reader.h"
 #include "db/log_writer.h"
+#include "tests/fuzz/fuzz_input.h"
 #include "util/memory_file.h"
 
 namespace cascadedb {
 namespace {
 
-// Reads bytes from the fuzzer input; past the end it yields zeros.
-class Input {
- public:
-  Input(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  bool empty() const { return pos_ >= size_; }
-  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
-  uint32_t Fixed32() {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= static_cast<uint32_t>(Byte()) << (8 * i);
-    return v;
-  }
-  std::string Rest() {
-    std::string s(reinterpret_cast<const char*>(data_ + pos_),
-                  pos_ < size_ ? size_ - pos_ : 0);
-    pos_ = size_;
-    return s;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using Input = FuzzInput;
 
 [[noreturn]] void Fail(const char* what) {
-  fprintf(stderr, "log_reader_fuzzer: %s\n", what);
-  __builtin_trap();
+  FuzzFail("log_reader_fuzzer", what);
 }
 
 struct Reports : public log::Reader::Reporter {

@@ -25,33 +25,16 @@
 #include "cascadedb/iterator.h"
 #include "table/table.h"
 #include "table/table_builder.h"
+#include "tests/fuzz/fuzz_input.h"
 #include "util/memory_file.h"
 
 namespace cascadedb {
 namespace {
 
-// Reads bytes from the fuzzer input; past the end it yields zeros.
-class Input {
- public:
-  Input(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  bool empty() const { return pos_ >= size_; }
-  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
-  std::string Bytes(size_t n) {
-    n = std::min(n, size_ - std::min(pos_, size_));
-    std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
-    pos_ += n;
-    return s;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using Input = FuzzInput;
 
 [[noreturn]] void Fail(const char* what) {
-  fprintf(stderr, "table_reader_fuzzer: %s\n", what);
-  __builtin_trap();
+  FuzzFail("table_reader_fuzzer", what);
 }
 
 void IgnoreResult(void*, const Slice&, const Slice&) {}
