@@ -721,8 +721,9 @@ Status DBImpl::NewLogFile() {
     // obsolete and goes with the next RemoveObsoleteFiles).
     if (!s.ok()) file.reset();
   }
-  if (file == nullptr)
+  if (file == nullptr) {
     s = env_->NewWritableFile(fname, &file, wal_env_options_);
+  }
   if (!s.ok()) {
     versions_->ReuseFileNumber(number);
     return s;
