@@ -154,8 +154,9 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   }
   wal_env_options_.writable_file_max_buffer_size =
       options_.writable_file_max_buffer_size;
-  wal_env_options_.bytes_per_sync = options_.bytes_per_sync;
+  wal_env_options_.bytes_per_sync = options_.wal_bytes_per_sync;
   sst_env_options_ = wal_env_options_;
+  sst_env_options_.bytes_per_sync = options_.bytes_per_sync;
   sst_env_options_.use_direct_reads = options_.use_direct_reads;
   sst_env_options_.use_mmap_reads = options_.allow_mmap_reads;
   wal_env_options_.use_mmap_writes = options_.allow_mmap_writes;

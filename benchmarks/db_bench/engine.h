@@ -77,6 +77,7 @@ struct EngineConfig {
   std::optional<bool> mmap_write;
   std::optional<uint64_t> recycle_log_file_num;  // 0 = off
   std::optional<uint64_t> bytes_per_sync;        // 0 = off
+  std::optional<uint64_t> wal_bytes_per_sync;    // 0 = off
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
   // Collect the engine's tickers and histograms (--statistics).

@@ -148,11 +148,14 @@ DEFINE_bool(mmap_read, false,
             "Read SSTs through mmap (not given: the engine's default)");
 DEFINE_bool(mmap_write, false,
             "Write the WAL through mmap (not given: the engine's default)");
-DEFINE_uint64(recycle_log_file_num, 0,
+DEFINE_uint64(recycle_log_file_num, 1,
               "Obsolete WALs kept and written over by new WALs; 0: off (not "
               "given: the engine's default; LevelDB takes only 0)");
-DEFINE_uint64(bytes_per_sync, 0,
-              "Start write-back of SST and WAL data every this many bytes "
+DEFINE_uint64(wal_bytes_per_sync, 0,
+              "Start write-back of WAL data every this many bytes; 0: off "
+              "(not given: the engine's default)");
+DEFINE_uint64(bytes_per_sync, 1048576,
+              "Start write-back of SST data every this many bytes "
               "(sync_file_range); 0: off (not given: the engine's default)");
 DEFINE_bool(use_direct_io_for_flush_and_compaction, false,
             "Write flush and compaction output with O_DIRECT");
@@ -475,6 +478,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(mmap_write, mmap_write, bool);
   DB_BENCH_MAP(recycle_log_file_num, recycle_log_file_num, uint64_t);
   DB_BENCH_MAP(bytes_per_sync, bytes_per_sync, uint64_t);
+  DB_BENCH_MAP(wal_bytes_per_sync, wal_bytes_per_sync, uint64_t);
   DB_BENCH_MAP(use_direct_io_for_flush_and_compaction,
                use_direct_io_for_flush_and_compaction, bool);
 #undef DB_BENCH_MAP

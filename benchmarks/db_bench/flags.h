@@ -70,6 +70,7 @@ DECLARE_bool(use_direct_reads);
 DECLARE_bool(mmap_read);
 DECLARE_bool(mmap_write);
 DECLARE_uint64(recycle_log_file_num);
+DECLARE_uint64(wal_bytes_per_sync);
 DECLARE_uint64(bytes_per_sync);
 DECLARE_uint64(long_scan_blocks);
 DECLARE_string(compaction_cpu_priority);

@@ -154,6 +154,9 @@ class LevelDBEngine : public Engine {
     if (!c.mmap_read.value_or(true)) {
       error("--mmap_read=false: LevelDB's default Env always maps tables");
     }
+    if (c.wal_bytes_per_sync.value_or(0) > 0) {
+      error("--wal_bytes_per_sync: LevelDB has no background write-back");
+    }
     if (c.bytes_per_sync.value_or(0) > 0) {
       error("--bytes_per_sync: LevelDB has no background write-back");
     }

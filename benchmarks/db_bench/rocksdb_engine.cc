@@ -192,6 +192,7 @@ class RocksDBEngine : public Engine {
         "allow_mmap_writes=" + u(o.allow_mmap_writes),
         "recycle_log_file_num=" + u(o.recycle_log_file_num),
         "bytes_per_sync=" + u(o.bytes_per_sync),
+        "wal_bytes_per_sync=" + u(o.wal_bytes_per_sync),
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
         "sync=" + u(write_options_.sync),
@@ -457,6 +458,7 @@ class RocksDBEngine : public Engine {
       o->recycle_log_file_num = static_cast<size_t>(*c.recycle_log_file_num);
     }
     if (c.bytes_per_sync) o->bytes_per_sync = *c.bytes_per_sync;
+    if (c.wal_bytes_per_sync) o->wal_bytes_per_sync = *c.wal_bytes_per_sync;
     if (c.use_direct_io_for_flush_and_compaction) {
       o->use_direct_io_for_flush_and_compaction =
           *c.use_direct_io_for_flush_and_compaction;

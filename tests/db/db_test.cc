@@ -13,6 +13,7 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <set>
 #include <string>
@@ -476,6 +477,62 @@ TEST_F(DBTest, DestroyRemovesEverything) {
   db_.reset();
   ASSERT_OK(DestroyDB(dir_.path(), options_));
   EXPECT_TRUE(Env::Default()->FileExists(dir_.path()).IsNotFound());
+}
+
+// Records the bytes_per_sync each new table and WAL is opened with.
+class SyncOptionsEnv : public EnvWrapper {
+ public:
+  SyncOptionsEnv() : EnvWrapper(Env::Default()) {}
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& o) override {
+    Record(f, o);
+    return target()->NewWritableFile(f, r, o);
+  }
+  Status ReuseWritableFile(const std::string& f, const std::string& old,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    Record(f, o);
+    return target()->ReuseWritableFile(f, old, r, o);
+  }
+  std::set<uint64_t> Seen(const std::string& suffix) {
+    std::lock_guard<std::mutex> l(mu_);
+    return seen_[suffix];
+  }
+
+ private:
+  void Record(const std::string& f, const EnvOptions& o) {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const char* suffix : {".sst", ".log"}) {
+      if (test::EndsWith(f, suffix)) seen_[suffix].insert(o.bytes_per_sync);
+    }
+  }
+  std::mutex mu_;
+  std::map<std::string, std::set<uint64_t>> seen_;
+};
+
+// bytes_per_sync is for tables (flushes and compactions), as in RocksDB;
+// the WAL has wal_bytes_per_sync.
+TEST_F(DBTest, BytesPerSyncIsForTablesAndWalBytesPerSyncForWals) {
+  for (const auto& [sst, wal] :
+       {std::pair<uint64_t, uint64_t>{1 << 20, 0}, {65536, 4096}}) {
+    SyncOptionsEnv env;
+    options_.env = &env;
+    options_.bytes_per_sync = sst;
+    options_.wal_bytes_per_sync = wal;
+    Open();
+    for (int round = 0; round < 5; ++round) {
+      for (int i = 0; i < 100; ++i) {
+        ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'x')));
+      }
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+    ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+    db_.reset();
+    EXPECT_EQ(std::set<uint64_t>{sst}, env.Seen(".sst")) << sst;
+    EXPECT_EQ(std::set<uint64_t>{wal}, env.Seen(".log")) << wal;
+    ASSERT_OK(DestroyDB(dir_.path(), options_));
+  }
+  options_.env = Env::Default();
 }
 
 TEST_F(DBTest, ObsoleteFilesAreDeleted) {
