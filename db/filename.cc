@@ -56,6 +56,11 @@ std::string TableFileBaseName(uint64_t number) {
   return TableFileName("", number).substr(1);
 }
 
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::string TempFileName(const std::string& dbname, uint64_t number) {
   return NumberedName(dbname, number, "dbtmp");
 }

@@ -47,6 +47,9 @@ std::string OldInfoLogFileName(const std::string& dbname);
 // The file name without the directory: "000012.sst".
 std::string TableFileBaseName(uint64_t number);
 
+// path without its directory: "db/000012.log" -> "000012.log".
+std::string BaseName(const std::string& path);
+
 // Parses a file name (no directory). Returns true and sets *number (0 for
 // files without one) and *type if it is one of ours.
 bool ParseFileName(const Slice& filename, uint64_t* number, FileType* type);

@@ -48,6 +48,15 @@ inline bool IsRecyclableType(unsigned int type) {
   return type >= kRecyclableFullType && type <= kRecyclableLastType;
 }
 
+// The recyclable twin of a plain type (kFullType..kLastType), and back.
+constexpr unsigned int kRecyclableTypeOffset = kRecyclableFullType - kFullType;
+inline RecordType ToRecyclableType(RecordType plain) {
+  return static_cast<RecordType>(plain + kRecyclableTypeOffset);
+}
+inline unsigned int ToPlainType(unsigned int recyclable) {
+  return recyclable - kRecyclableTypeOffset;
+}
+
 // Records never straddle a block boundary without being fragmented.
 constexpr size_t kBlockSize = 32768;
 

@@ -20,6 +20,13 @@ bool AllZero(const Slice& s) {
   return true;
 }
 
+// Whether a fragment's stored checksum matches the bytes it covers (the
+// type, the log number if the header has one, and the payload).
+bool ChecksumMatches(const char* header, size_t header_size, size_t length) {
+  return crc32c::Unmask(DecodeFixed32(header)) ==
+         crc32c::Value(header + 6, header_size - 6 + length);
+}
+
 Status DamageStatus(const std::string& problem, uint64_t offset) {
   char buf[48];
   std::snprintf(buf, sizeof(buf), " at offset %llu",
@@ -163,24 +170,19 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
       f->problem = "truncated record";
       return FragmentKind::kTruncated;
     }
-    if (checksum_) {
-      const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
-      const uint32_t actual =
-          crc32c::Value(header + 6, header_size - 6 + length);
-      if (actual != expected) {
-        // Any header field may be the damaged one, the length included, so
-        // nothing after it in this block can be located reliably. If only
-        // zeros follow the fragment's claimed end, this may be the last
-        // write, torn.
-        const Slice after(buffer_.data() + header_size + length,
-                          buffer_.size() - header_size - length);
-        f->tail_candidate = AllZero(after);
-        f->data_follows = OwnFragmentIn(after, recyclable_type);
-        f->bytes = buffer_.size();
-        buffer_.clear();
-        f->problem = "checksum mismatch";
-        return FragmentKind::kCorrupt;
-      }
+    if (checksum_ && !ChecksumMatches(header, header_size, length)) {
+      // Any header field may be the damaged one, the length included, so
+      // nothing after it in this block can be located reliably. If only
+      // zeros follow the fragment's claimed end, this may be the last
+      // write, torn.
+      const Slice after(buffer_.data() + header_size + length,
+                        buffer_.size() - header_size - length);
+      f->tail_candidate = AllZero(after);
+      f->data_follows = OwnFragmentIn(after, recyclable_type);
+      f->bytes = buffer_.size();
+      buffer_.clear();
+      f->problem = "checksum mismatch";
+      return FragmentKind::kCorrupt;
     }
     buffer_.remove_prefix(header_size + length);
     f->bytes = header_size + length;
@@ -213,7 +215,7 @@ Reader::FragmentKind Reader::ReadFragment(Fragment* f) {
     if (offset < initial_offset_) continue;  // Before the requested start.
 
     f->payload = Slice(header + header_size, length);
-    switch (recyclable_type ? type - (kRecyclableFullType - kFullType) : type) {
+    switch (recyclable_type ? ToPlainType(type) : type) {
       case kFullType:
         return FragmentKind::kFull;
       case kFirstType:
@@ -243,10 +245,7 @@ bool Reader::OwnFragmentIn(const Slice& bytes, bool recyclable_type) const {
     const size_t length = static_cast<unsigned char>(h[4]) |
                           (static_cast<unsigned char>(h[5]) << 8);
     if (kRecyclableHeaderSize + length > bytes.size() - i) continue;
-    if (crc32c::Unmask(DecodeFixed32(h)) ==
-        crc32c::Value(h + 6, kRecyclableHeaderSize - 6 + length)) {
-      return true;
-    }
+    if (ChecksumMatches(h, kRecyclableHeaderSize, length)) return true;
   }
   return false;
 }

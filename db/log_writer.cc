@@ -46,18 +46,12 @@ Status Writer::AddRecord(const Slice& slice) {
   bool begin = true;
   Status s;
   do {
-    const size_t leftover = kBlockSize - block_offset_;
-    if (leftover < header_size_) {
+    if (kBlockSize - block_offset_ < header_size_) {
       // Too little room for a header: pad the block with zeros (readers
       // skip block tails shorter than a header) and start the next one.
       // The zeros are written even over a recycled file's old bytes.
-      if (leftover > 0) {
-        static constexpr char kZeros[kRecyclableHeaderSize - 1] = {};
-        s = dest_->Append(Slice(kZeros, leftover));
-        if (!s.ok()) break;
-        length_ += leftover;
-      }
-      block_offset_ = 0;
+      s = PadBlock();
+      if (!s.ok()) break;
     }
     assert(kBlockSize - block_offset_ >= header_size_);
 
@@ -66,14 +60,15 @@ Status Writer::AddRecord(const Slice& slice) {
     const bool end = (left == fragment_length);
     RecordType type;
     if (begin && end) {
-      type = recyclable_ ? kRecyclableFullType : kFullType;
+      type = kFullType;
     } else if (begin) {
-      type = recyclable_ ? kRecyclableFirstType : kFirstType;
+      type = kFirstType;
     } else if (end) {
-      type = recyclable_ ? kRecyclableLastType : kLastType;
+      type = kLastType;
     } else {
-      type = recyclable_ ? kRecyclableMiddleType : kMiddleType;
+      type = kMiddleType;
     }
+    if (recyclable_) type = ToRecyclableType(type);
     s = EmitPhysicalRecord(type, ptr, fragment_length);
     ptr += fragment_length;
     left -= fragment_length;

@@ -76,11 +76,6 @@ class TeeLogger : public Logger {
   Logger* const second_;
 };
 
-std::string BaseName(const std::string& fname) {
-  const size_t slash = fname.rfind('/');
-  return slash == std::string::npos ? fname : fname.substr(slash + 1);
-}
-
 }  // namespace
 
 Repairer::Repairer(const std::string& dbname, const Options& options,

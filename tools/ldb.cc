@@ -807,10 +807,8 @@ Status Ldb::DumpWal() {
   // Under another name, the first record's number is taken.
   uint64_t log_number = 0;
   FileType type;
-  const size_t slash = path.find_last_of('/');
-  const std::string base =
-      slash == std::string::npos ? path : path.substr(slash + 1);
-  if (!ParseFileName(base, &log_number, &type) || type != FileType::kWalFile) {
+  if (!ParseFileName(BaseName(path), &log_number, &type) ||
+      type != FileType::kWalFile) {
     log_number = 0;
   }
   log::Reader reader(file.get(), &reporter, /*checksum=*/true, 0, log_number);

@@ -13,8 +13,8 @@
 #include <chrono>
 #include <future>
 #include <map>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>

@@ -108,6 +108,11 @@ class LogBuilder {
       : writer_(Writer::Recyclable(&sink_, log_number)),
         header_size_(kRecyclableHeaderSize) {}
 
+  // Adds n records of size bytes, the i-th made of tag + i.
+  void AddNumbered(const std::string& tag, int n, size_t size) {
+    for (int i = 0; i < n; i++) Add(Record(tag + std::to_string(i), size));
+  }
+
   void Add(const std::string& record) {
     uint64_t start = writer_->length();
     const size_t left = kBlockSize - start % kBlockSize;
@@ -357,7 +362,7 @@ TEST(LogReaderTest, ChecksumMismatchInLastRecordIsTornTail) {
 
 TEST(LogReaderTest, DamageFollowedByDataInLastBlockIsCorruptionNotTail) {
   LogBuilder log;
-  for (int i = 0; i < 10; i++) log.Add(Record("r" + std::to_string(i), 100));
+  log.AddNumbered("r", 10, 100);
   std::string contents = log.contents();
   contents[log.starts()[7] + kHeaderSize + 1] ^= 0x10;
   // Records 8 and 9 were written after record 7: not a torn write.
@@ -438,7 +443,7 @@ TEST(LogReaderTest, RecordCutShortByZerosAtTailIsTornTail) {
 
 TEST(LogReaderTest, FlippedByteInMiddleIsReportedWithOffsetAndReaderResyncs) {
   LogBuilder log;
-  for (int i = 0; i < 100; i++) log.Add(Record("r" + std::to_string(i), 1000));
+  log.AddNumbered("r", 100, 1000);
   // Damage record 10's payload (block 0).
   const size_t damaged = 10;
   ASSERT_LT(log.starts()[damaged], kBlockSize);
@@ -571,7 +576,7 @@ TEST(LogReaderTest, RecordWithoutEndIsCorruption) {
 
 TEST(LogReaderTest, ZerosBetweenRecordsAreCorruption) {
   LogBuilder log;
-  for (int i = 0; i < 80; i++) log.Add(Record("r" + std::to_string(i), 1000));
+  log.AddNumbered("r", 80, 1000);
   // Zero from a record header in block 1 to the end of block 1.
   size_t first_in_block1 = 0;
   while (log.starts()[first_in_block1] < kBlockSize) first_in_block1++;
@@ -607,7 +612,7 @@ TEST(LogReaderTest, DisabledChecksumReturnsDamagedRecord) {
 
 TEST(LogReaderTest, ReadErrorIsReportedAndStopsReading) {
   LogBuilder log;
-  for (int i = 0; i < 40; i++) log.Add(Record("r" + std::to_string(i), 1000));
+  log.AddNumbered("r", 40, 1000);
   test::StringSource source(log.contents());
   source.FailReadsAt(kBlockSize);  // The second block cannot be read.
   const ReadResult r = ReadAll(log.contents(), 0, true, &source);
@@ -670,7 +675,7 @@ TEST(LogReaderTest, InitialOffsetPastEndReadsNothing) {
 
 TEST(LogReaderTest, DamageWhollyBeforeInitialOffsetIsNotReported) {
   LogBuilder log;
-  for (int i = 0; i < 80; i++) log.Add(Record("r" + std::to_string(i), 1000));
+  log.AddNumbered("r", 80, 1000);
   size_t first_in_block2 = 0;
   while (log.starts()[first_in_block2] < 2 * kBlockSize) first_in_block2++;
   std::string contents = log.contents();
@@ -684,7 +689,7 @@ TEST(LogReaderTest, DamageWhollyBeforeInitialOffsetIsNotReported) {
 
 TEST(LogReaderTest, DamageBeforeInitialOffsetThatDropsLaterRecordsIsReported) {
   LogBuilder log;
-  for (int i = 0; i < 10; i++) log.Add(Record("r" + std::to_string(i), 100));
+  log.AddNumbered("r", 10, 100);
   std::string contents = log.contents();
   contents[log.starts()[2] + kHeaderSize] ^= 0x1;  // Damage record 2.
   // Records 5.. share the damaged block, so they are lost: say so.
@@ -756,13 +761,11 @@ TEST(RecyclableLogTest, BlockTailTooShortForItsHeaderIsPadding) {
 
 TEST(RecyclableLogTest, OlderLogsRecordsEndTheLog) {
   LogBuilder old_log(5);
-  for (int i = 0; i < 200; i++)
-    old_log.Add(Record("old" + std::to_string(i), 700));
+  old_log.AddNumbered("old", 200, 700);
   // Same sizes: the new log ends on one of the old log's fragment
   // boundaries, so what follows is whole stale fragments: a clean end.
   LogBuilder aligned(9);
-  for (int i = 0; i < 50; i++)
-    aligned.Add(Record("new" + std::to_string(i), 700));
+  aligned.AddNumbered("new", 50, 700);
   ReadResult r = ReadAll(Overlay(old_log.contents(), aligned.contents()), 0,
                          true, nullptr, 9);
   EXPECT_TRUE(r.reports.empty());
@@ -783,8 +786,7 @@ TEST(RecyclableLogTest, OlderLogsRecordsEndTheLog) {
 
 TEST(RecyclableLogTest, RecycledFileWithNothingNewIsEmpty) {
   LogBuilder old_log(5);
-  for (int i = 0; i < 100; i++)
-    old_log.Add(Record("old" + std::to_string(i), 900));
+  old_log.AddNumbered("old", 100, 900);
   const ReadResult r = ReadAll(old_log.contents(), 0, true, nullptr, 6);
   EXPECT_TRUE(r.records.empty());
   EXPECT_TRUE(r.reports.empty());
@@ -795,8 +797,7 @@ TEST(RecyclableLogTest, RecycledFileWithNothingNewIsEmpty) {
 // torn header's type does.
 TEST(RecyclableLogTest, TornOnlyRecordOverOldBytesIsTornTail) {
   LogBuilder old_log(5);
-  for (int i = 0; i < 5; i++)
-    old_log.Add(Record("old" + std::to_string(i), 100));
+  old_log.AddNumbered("old", 5, 100);
   LogBuilder fresh(7);
   fresh.Add(Record("new", 38));
   const ReadResult r =
@@ -816,11 +817,9 @@ TEST(RecyclableLogTest, NumbersCompareInTheirLow32Bits) {
 
 TEST(RecyclableLogTest, TornLastRecordBeforeOldBytesIsTornTail) {
   LogBuilder old_log(5);
-  for (int i = 0; i < 100; i++)
-    old_log.Add(Record("old" + std::to_string(i), 900));
+  old_log.AddNumbered("old", 100, 900);
   LogBuilder fresh(9);
-  for (int i = 0; i < 10; i++)
-    fresh.Add(Record("new" + std::to_string(i), 3000));
+  fresh.AddNumbered("new", 10, 3000);
   // Record 9's payload half written: the rest is still the old log's.
   std::string file = Overlay(
       old_log.contents(), fresh.contents().substr(0, fresh.starts()[9] + 1500));
@@ -833,10 +832,8 @@ TEST(RecyclableLogTest, TornLastRecordBeforeOldBytesIsTornTail) {
   // The same damage in a log without log numbers, with the old bytes after
   // it, is corruption: there the bytes after a torn write are zeros.
   LogBuilder old_plain, fresh_plain;
-  for (int i = 0; i < 100; i++)
-    old_plain.Add(Record("old" + std::to_string(i), 900));
-  for (int i = 0; i < 10; i++)
-    fresh_plain.Add(Record("new" + std::to_string(i), 3000));
+  old_plain.AddNumbered("old", 100, 900);
+  fresh_plain.AddNumbered("new", 10, 3000);
   r = ReadAll(Overlay(
       old_plain.contents(),
       fresh_plain.contents().substr(0, fresh_plain.starts()[9] + 1500)));
@@ -848,13 +845,9 @@ TEST(RecyclableLogTest, ThisLogsRecordAfterOldBytesIsCorruption) {
   // power loss while later ones reached the disk): the records after it
   // prove the gap is damage.
   LogBuilder old_log(5);
-  for (int i = 0; i < 100; i++)
-    old_log.Add(Record("old" + std::to_string(i), 900));
+  old_log.AddNumbered("old", 100, 900);
   LogBuilder fresh(9);
-  for (int i = 0; i < 3; i++) {
-    fresh.Add(
-        Record("new" + std::to_string(i), kBlockSize - kRecyclableHeaderSize));
-  }
+  fresh.AddNumbered("new", 3, kBlockSize - kRecyclableHeaderSize);
   ASSERT_EQ(kBlockSize, fresh.starts()[1]);
   std::string file = Overlay(old_log.contents(), fresh.contents());
   file.replace(kBlockSize, kBlockSize, old_log.contents(), kBlockSize,
@@ -871,7 +864,7 @@ TEST(RecyclableLogTest, ThisLogsRecordAfterOldBytesIsCorruption) {
 
 TEST(RecyclableLogTest, DamageBeforeThisLogsRecordIsCorruption) {
   LogBuilder log(9);
-  for (int i = 0; i < 400; i++) log.Add(Record("r" + std::to_string(i), 100));
+  log.AddNumbered("r", 400, 100);
   size_t first_in_block1 = 0;
   while (log.starts()[first_in_block1] < kBlockSize) first_in_block1++;
   std::string contents = log.contents();
@@ -938,11 +931,9 @@ TEST(RecyclableLogTest, HeaderKindsAreNotMixed) {
 
 TEST(RecyclableLogTest, EveryCutOfTheLastRecordOverOldBytesIsAtWorstTornTail) {
   LogBuilder old_log(5);
-  for (int i = 0; i < 60; i++)
-    old_log.Add(Record("old" + std::to_string(i), 1500));
+  old_log.AddNumbered("old", 60, 1500);
   LogBuilder fresh(9);
-  for (int i = 0; i < 4; i++)
-    fresh.Add(Record("new" + std::to_string(i), 20000));
+  fresh.AddNumbered("new", 4, 20000);
   const uint64_t last = fresh.starts()[3];
   for (uint64_t cut = last; cut <= fresh.contents().size(); cut += 97) {
     const ReadResult r =
