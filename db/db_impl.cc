@@ -864,7 +864,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       log_dir_sync_needed_ = false;
     }
     const bool syncing_old_logs = !old_logs.empty();
-    if (syncing_old_logs) ++old_logs_syncing_;
+    if (syncing_old_logs) ++old_logs_unlocked_;
     {
       // The queue keeps other writers out; readers only need the
       // memtable's lock-free reads. Only a leader switches mem_.
@@ -921,7 +921,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         if (w.sync && !w.disable_wal) RecordTick(kWalFileSynced);
       }
       mutex_.Lock();
-      if (syncing_old_logs) --old_logs_syncing_;
+      if (syncing_old_logs) --old_logs_unlocked_;
       if (status.ok()) {
         internal_stats_.AddUserBytes(user_bytes, count, group_size);
         internal_stats_.AddWalBytes(wal_bytes, w.sync ? 1 : 0);
@@ -1553,12 +1553,26 @@ Status DBImpl::FlushOldestImmutable() {
   if (!s.ok()) return s;
   imm_.pop_front();
   mem->Unref();
+  UpdateWriteController();
   // WALs older than the new log number hold only flushed data: they need
-  // no sync any more (and are deleted below).
+  // no sync any more (and are deleted below). Closing one unmaps and cuts
+  // it, up to milliseconds with a synchronous discard, so it is done
+  // without the mutex, which every write takes.
+  std::deque<PendingLog> obsolete_logs;
   while (!logs_to_sync_.empty() &&
          logs_to_sync_.front().number < versions_->LogNumber()) {
-    logs_to_sync_.front().file->Close().IgnoreError();  // obsolete anyway
+    obsolete_logs.push_back(std::move(logs_to_sync_.front()));
     logs_to_sync_.pop_front();
+  }
+  if (!obsolete_logs.empty()) {
+    ++old_logs_unlocked_;
+    mutex_.Unlock();
+    for (PendingLog& old : obsolete_logs) {
+      old.file->Close().IgnoreError();  // obsolete anyway
+    }
+    obsolete_logs.clear();
+    mutex_.Lock();
+    --old_logs_unlocked_;
   }
   if (!options_.listeners.empty()) {
     QueueEvent([this, info] {
@@ -1567,7 +1581,6 @@ Status DBImpl::FlushOldestImmutable() {
     });
   }
   RemoveObsoleteFiles();
-  UpdateWriteController();
   bg_cv_.SignalAll();
   return Status::OK();
 }
@@ -1729,8 +1742,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
   }
   c->ReleaseInputs();
   delete c;
-  RemoveObsoleteFiles();
   UpdateWriteController();
+  RemoveObsoleteFiles();
   return s;
 }
 
@@ -1745,6 +1758,7 @@ void DBImpl::RemoveObsoleteFiles() {
   const uint64_t manifest_number = versions_->ManifestFileNumber();
   std::vector<std::string> wals;          // deleted here
   std::vector<std::string> to_hand_over;  // to the deleter
+  std::vector<uint64_t> to_evict;         // tables closed here first
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
@@ -1765,13 +1779,21 @@ void DBImpl::RemoveObsoleteFiles() {
         break;
     }
     if (!keep) {
-      if (type == FileType::kTableFile) table_cache_->Evict(number);
       if (type == FileType::kWalFile) {
         if (!KeepForRecycling(child, number)) wals.push_back(child);
       } else if (deleting_.insert(child).second) {  // not handed over yet
         to_hand_over.push_back(child);
+        if (type == FileType::kTableFile) to_evict.push_back(number);
       }
     }
+  }
+  if (!to_evict.empty()) {
+    // No Version names these tables, so nothing looks them up again; the
+    // cached readers are closed (their mappings unmapped, a page-table
+    // teardown) before the deleter unlinks the files.
+    mutex_.Unlock();
+    for (uint64_t number : to_evict) table_cache_->Evict(number);
+    mutex_.Lock();
   }
   if (!to_hand_over.empty() && deleter_ == nullptr) {
     deleter_ = std::make_unique<ThreadPool>(1, "cascadedb:del");
@@ -1798,7 +1820,7 @@ bool DBImpl::KeepForRecycling(const std::string& name, uint64_t number) {
   }
   if (recycled_logs_.size() >= recycle_log_file_num_ ||
       first_recyclable_log_ == 0 || number < first_recyclable_log_ ||
-      old_logs_syncing_ > 0 || closed_) {
+      old_logs_unlocked_ > 0 || closed_) {
     return false;
   }
   for (const PendingLog& p : logs_to_sync_) {

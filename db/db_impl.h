@@ -209,8 +209,9 @@ class DBImpl : public DB, private ReadSampler {
       REQUIRES(mutex_);
   // Deletes the files no Version, memtable or running job needs: hands
   // tables, MANIFESTs and temporary files to the file deleter (deleter_)
-  // without waiting for them to go, and deletes obsolete WALs itself,
-  // releasing the mutex meanwhile.
+  // without waiting for them to go, and deletes obsolete WALs itself. It
+  // releases the mutex to close obsolete tables (unmapping them) and to
+  // delete WALs: every write takes the mutex.
   void RemoveObsoleteFiles() REQUIRES(mutex_);
   // For RemoveObsoleteFiles: true if the obsolete WAL name (number) is, or
   // now becomes, one of recycled_logs_ instead of being deleted.
@@ -313,9 +314,10 @@ class DBImpl : public DB, private ReadSampler {
   // Only such WALs are recycled: an older one's records carry no log number,
   // so recovery could not tell them from a new log's.
   uint64_t first_recyclable_log_ GUARDED_BY(mutex_) = 0;
-  // Write leaders syncing old WALs without the mutex: while any does, an
-  // obsolete WAL may still be open there, so none is recycled.
-  int old_logs_syncing_ GUARDED_BY(mutex_) = 0;
+  // Threads holding old WALs' handles without the mutex (a write leader
+  // syncing them, a flush closing the ones it made obsolete): while any
+  // does, an obsolete WAL may still be open there, so none is recycled.
+  int old_logs_unlocked_ GUARDED_BY(mutex_) = 0;
   bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);
   WriteBatch tmp_batch_ GUARDED_BY(mutex_);

@@ -703,6 +703,189 @@ TEST_F(DBDeleteTest, CloseWaitsForHeldDeletions) {
   EXPECT_NE("NOT_FOUND", Get("k"));
 }
 
+// An Env that can hold two kinds of closing while armed: the Close of a WAL
+// (an old WAL closed by the flush that made it obsolete) and the
+// destruction of a table's RandomAccessFile (a table reader closed when
+// its table becomes obsolete). Both can take milliseconds for real (an
+// unmap, a synchronous discard); every write takes the DB mutex, so
+// neither may happen under it.
+class HeldCloseEnv : public EnvWrapper {
+ public:
+  HeldCloseEnv() : EnvWrapper(Env::Default()) {}
+
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& o) override {
+    return WrapWal(f, target()->NewWritableFile(f, r, o), r);
+  }
+  Status ReuseWritableFile(const std::string& f, const std::string& old,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    return WrapWal(f, target()->ReuseWritableFile(f, old, r, o), r);
+  }
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& o) override {
+    Status s = target()->NewRandomAccessFile(f, r, o);
+    if (s.ok() && test::EndsWith(f, ".sst")) {
+      *r = std::make_unique<Table>(std::move(*r), this);
+    }
+    return s;
+  }
+
+  void HoldWalCloses() { Set(&hold_wal_closes_, true); }
+  void HoldTableCloses() { Set(&hold_table_closes_, true); }
+  void Release() {
+    Set(&hold_wal_closes_, false);
+    Set(&hold_table_closes_, false);
+  }
+  // Waits up to millis for a close to be held.
+  bool WaitForHeldClose(int millis = 20000) {
+    for (int i = 0; i < millis; ++i) {
+      {
+        MutexLock l(&mu_);
+        if (waiting_ > 0) return true;
+      }
+      Env::Default()->SleepForMicroseconds(1000);
+    }
+    return false;
+  }
+
+ private:
+  class Wal : public WritableFile {
+   public:
+    Wal(std::unique_ptr<WritableFile> t, HeldCloseEnv* env)
+        : t_(std::move(t)), env_(env) {}
+    Status Append(const Slice& d) override { return t_->Append(d); }
+    Status Close() override {
+      env_->WaitWhileHeld(&env_->hold_wal_closes_);
+      return t_->Close();
+    }
+    Status Flush() override { return t_->Flush(); }
+    Status Sync() override { return t_->Sync(); }
+    Status Fsync() override { return t_->Fsync(); }
+    uint64_t GetFileSize() const override { return t_->GetFileSize(); }
+
+   private:
+    std::unique_ptr<WritableFile> t_;
+    HeldCloseEnv* const env_;
+  };
+
+  class Table : public RandomAccessFile {
+   public:
+    Table(std::unique_ptr<RandomAccessFile> t, HeldCloseEnv* env)
+        : t_(std::move(t)), env_(env) {}
+    ~Table() override { env_->WaitWhileHeld(&env_->hold_table_closes_); }
+    Status Read(uint64_t offset, size_t n, Slice* result,
+                char* scratch) const override {
+      return t_->Read(offset, n, result, scratch);
+    }
+    bool ReturnsOwnMemory() const override { return t_->ReturnsOwnMemory(); }
+
+   private:
+    std::unique_ptr<RandomAccessFile> t_;
+    HeldCloseEnv* const env_;
+  };
+
+  Status WrapWal(const std::string& f, Status s,
+                 std::unique_ptr<WritableFile>* r) {
+    if (s.ok() && test::EndsWith(f, ".log")) {
+      *r = std::make_unique<Wal>(std::move(*r), this);
+    }
+    return s;
+  }
+  void Set(bool* flag, bool value) {
+    MutexLock l(&mu_);
+    *flag = value;
+    cv_.SignalAll();
+  }
+  void WaitWhileHeld(const bool* flag) {
+    MutexLock l(&mu_);
+    ++waiting_;
+    while (*flag) cv_.Wait();
+    --waiting_;
+  }
+
+  Mutex mu_;
+  CondVar cv_{&mu_};
+  bool hold_wal_closes_ = false;
+  bool hold_table_closes_ = false;
+  int waiting_ = 0;
+};
+
+class DBHeldCloseTest : public DBTest {
+ protected:
+  DBHeldCloseTest() { options_.env = &env_; }
+  ~DBHeldCloseTest() override {
+    env_.Release();
+    db_.reset();
+  }
+
+  // Puts a key from another thread; fails (releasing the held closes, so
+  // the test can end) if the Put takes 20 s.
+  testing::AssertionResult PutNotHeldUp(const std::string& key) {
+    auto put = std::async(std::launch::async, [&] {
+      return db_->Put(WriteOptions(), key, "while held");
+    });
+    if (put.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      env_.Release();
+      put.get().IgnoreError();
+      return testing::AssertionFailure() << "a write waited for a held close";
+    }
+    const Status s = put.get();
+    if (!s.ok()) return testing::AssertionFailure() << s.ToString();
+    return testing::AssertionSuccess();
+  }
+
+  HeldCloseEnv env_;
+};
+
+TEST_F(DBHeldCloseTest, WritesGoOnWhileAFlushClosesTheOldWal) {
+  Open();
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), "before"));
+  }
+  env_.HoldWalCloses();
+  // The flush makes the WAL it switched away from obsolete and closes it.
+  auto flushed = std::async(std::launch::async,
+                            [&] { return db_->Flush(FlushOptions()); });
+  ASSERT_TRUE(env_.WaitForHeldClose());
+  EXPECT_TRUE(PutNotHeldUp("during"));
+  env_.Release();
+  ASSERT_OK(flushed.get());
+  EXPECT_EQ("before", Get(Key(7)));
+  EXPECT_EQ("while held", Get("during"));
+  Reopen();
+  EXPECT_EQ("before", Get(Key(7)));
+  EXPECT_EQ("while held", Get("during"));
+}
+
+TEST_F(DBHeldCloseTest, WritesGoOnWhileObsoleteTablesAreClosed) {
+  Open();
+  env_.HoldTableCloses();
+  // The same keys each round: L0 files overlap and compactions merge them,
+  // which makes the inputs obsolete and closes their readers.
+  std::string last;
+  std::vector<std::future<Status>> flushes;
+  for (int round = 0; round < 20; ++round) {
+    last = "v" + std::to_string(round);
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), last));
+    }
+    // Not waited for here: the held close may sit on the thread that would
+    // otherwise finish the flush (a flush handed to the compaction).
+    flushes.push_back(std::async(std::launch::async,
+                                 [&] { return db_->Flush(FlushOptions()); }));
+    if (env_.WaitForHeldClose(/*millis=*/200)) break;
+  }
+  ASSERT_TRUE(env_.WaitForHeldClose());
+  EXPECT_TRUE(PutNotHeldUp("during"));
+  env_.Release();
+  for (auto& f : flushes) ASSERT_OK(f.get());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(last, Get(Key(5)));
+  EXPECT_EQ("while held", Get("during"));
+}
+
 TEST_F(DBTest, PropertiesExist) {
   Open();
   ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
