@@ -1772,8 +1772,13 @@ void DBImpl::RemoveObsoleteFiles() {
         keep = number >= manifest_number;
         break;
       case FileType::kTableFile:
-      case FileType::kTempFile:
         keep = live.count(number) > 0;
+        break;
+      case FileType::kTempFile:
+        // CURRENT is written through NNNNNN.dbtmp, NNNNNN the number of a
+        // MANIFEST being started without the mutex: newer than the current
+        // one until it is installed.
+        keep = live.count(number) > 0 || number > manifest_number;
         break;
       default:
         break;

@@ -703,15 +703,31 @@ TEST_F(DBDeleteTest, CloseWaitsForHeldDeletions) {
   EXPECT_NE("NOT_FOUND", Get("k"));
 }
 
-// An Env that can hold two kinds of closing while armed: the Close of a WAL
-// (an old WAL closed by the flush that made it obsolete) and the
-// destruction of a table's RandomAccessFile (a table reader closed when
-// its table becomes obsolete). Both can take milliseconds for real (an
+// An Env that can hold, while armed, the Close of a WAL (an old WAL closed
+// by the flush that made it obsolete), the destruction of a table's
+// RandomAccessFile (a table reader closed when its table becomes
+// obsolete), and the rename of a temporary file into place (CURRENT, when
+// a new MANIFEST starts). The closes can take milliseconds for real (an
 // unmap, a synchronous discard); every write takes the DB mutex, so
-// neither may happen under it.
+// neither may happen under it. It also notes removals of temporary files.
 class HeldCloseEnv : public EnvWrapper {
  public:
   HeldCloseEnv() : EnvWrapper(Env::Default()) {}
+
+  Status RenameFile(const std::string& src, const std::string& dst) override {
+    if (test::EndsWith(src, ".dbtmp")) {
+      WaitWhileHeld(&hold_temp_renames_);
+    }
+    return target()->RenameFile(src, dst);
+  }
+  Status RemoveFile(const std::string& f) override {
+    if (test::EndsWith(f, ".dbtmp")) {
+      MutexLock l(&mu_);
+      ++temp_removals_;
+      cv_.SignalAll();
+    }
+    return target()->RemoveFile(f);
+  }
 
   Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
                          const EnvOptions& o) override {
@@ -734,16 +750,30 @@ class HeldCloseEnv : public EnvWrapper {
 
   void HoldWalCloses() { Set(&hold_wal_closes_, true); }
   void HoldTableCloses() { Set(&hold_table_closes_, true); }
+  void HoldTempRenames() { Set(&hold_temp_renames_, true); }
+  void ReleaseWalCloses() { Set(&hold_wal_closes_, false); }
   void Release() {
     Set(&hold_wal_closes_, false);
     Set(&hold_table_closes_, false);
+    Set(&hold_temp_renames_, false);
   }
-  // Waits up to millis for a close to be held.
-  bool WaitForHeldClose(int millis = 20000) {
+  // Waits up to millis for a temporary file to be removed.
+  bool WaitForTempRemoval(int millis) {
+    MutexLock l(&mu_);
+    const uint64_t deadline = Env::Default()->NowMicros() + millis * 1000ull;
+    while (temp_removals_ == 0) {
+      const uint64_t now = Env::Default()->NowMicros();
+      if (now >= deadline) return false;
+      cv_.WaitFor(deadline - now);
+    }
+    return true;
+  }
+  // Waits up to millis for count holds (closes or renames) at once.
+  bool WaitForHeld(int millis = 20000, int count = 1) {
     for (int i = 0; i < millis; ++i) {
       {
         MutexLock l(&mu_);
-        if (waiting_ > 0) return true;
+        if (waiting_ >= count) return true;
       }
       Env::Default()->SleepForMicroseconds(1000);
     }
@@ -809,7 +839,9 @@ class HeldCloseEnv : public EnvWrapper {
   CondVar cv_{&mu_};
   bool hold_wal_closes_ = false;
   bool hold_table_closes_ = false;
+  bool hold_temp_renames_ = false;
   int waiting_ = 0;
+  int temp_removals_ = 0;
 };
 
 class DBHeldCloseTest : public DBTest {
@@ -848,7 +880,7 @@ TEST_F(DBHeldCloseTest, WritesGoOnWhileAFlushClosesTheOldWal) {
   // The flush makes the WAL it switched away from obsolete and closes it.
   auto flushed = std::async(std::launch::async,
                             [&] { return db_->Flush(FlushOptions()); });
-  ASSERT_TRUE(env_.WaitForHeldClose());
+  ASSERT_TRUE(env_.WaitForHeld());
   EXPECT_TRUE(PutNotHeldUp("during"));
   env_.Release();
   ASSERT_OK(flushed.get());
@@ -875,15 +907,73 @@ TEST_F(DBHeldCloseTest, WritesGoOnWhileObsoleteTablesAreClosed) {
     // otherwise finish the flush (a flush handed to the compaction).
     flushes.push_back(std::async(std::launch::async,
                                  [&] { return db_->Flush(FlushOptions()); }));
-    if (env_.WaitForHeldClose(/*millis=*/200)) break;
+    if (env_.WaitForHeld(/*millis=*/200)) break;
   }
-  ASSERT_TRUE(env_.WaitForHeldClose());
+  ASSERT_TRUE(env_.WaitForHeld());
   EXPECT_TRUE(PutNotHeldUp("during"));
   env_.Release();
   for (auto& f : flushes) ASSERT_OK(f.get());
   ASSERT_OK(db_->WaitForCompact());
   EXPECT_EQ(last, Get(Key(5)));
   EXPECT_EQ("while held", Get("during"));
+}
+
+// A new MANIFEST is named in CURRENT through NNNNNN.dbtmp, written and
+// renamed without the DB mutex. A thread removing obsolete files meanwhile
+// (here the flush that installed its table just before) must not take
+// that file for garbage: the rename would fail, and with it the edit.
+TEST_F(DBHeldCloseTest, CurrentsTemporaryFileIsNotGarbage) {
+  // L0 files with long keys soon make a MANIFEST's first record (the
+  // snapshot of every file) longer than its limit: from then on every edit
+  // starts a new MANIFEST.
+  options_.max_manifest_file_size = 4096;
+  options_.disable_auto_compactions = true;
+  options_.level0_slowdown_writes_trigger = 1000;
+  options_.level0_stop_writes_trigger = 1000;
+  Open();
+  const std::string long_key(300, 'k');
+  for (int round = 0; round < 20; ++round) {  // overlapping L0 files
+    for (const std::string& key : {"a" + long_key, "z" + long_key}) {
+      ASSERT_OK(db_->Put(WriteOptions(), key, "v" + std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  std::vector<std::string> children;
+  ASSERT_OK(Env::Default()->GetChildren(dir_.path(), &children));
+  uint64_t manifest_size = 0;
+  for (const std::string& child : children) {
+    if (child.rfind("MANIFEST-", 0) != 0) continue;
+    ASSERT_OK(
+        Env::Default()->GetFileSize(dir_.path() + "/" + child, &manifest_size));
+  }
+  ASSERT_GE(manifest_size, 4096u);
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), "last"));
+  }
+  // The flush installs its table, closes the WAL it made obsolete (held,
+  // without the mutex), then removes obsolete files.
+  env_.HoldWalCloses();
+  auto flushed = std::async(std::launch::async,
+                            [&] { return db_->Flush(FlushOptions()); });
+  ASSERT_TRUE(env_.WaitForHeld());
+  // Meanwhile a compaction installs its output: a new MANIFEST, and
+  // CURRENT through its temporary file, whose rename is held.
+  env_.HoldTempRenames();
+  auto compacted = std::async(std::launch::async, [&] {
+    return db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  });
+  ASSERT_TRUE(env_.WaitForHeld(/*millis=*/20000, /*count=*/2));
+  env_.ReleaseWalCloses();
+  ASSERT_OK(flushed.get());
+  EXPECT_FALSE(env_.WaitForTempRemoval(/*millis=*/1000))
+      << "a temporary file being renamed into place was removed";
+  env_.Release();
+  ASSERT_OK(compacted.get());
+  ASSERT_OK(db_->Put(WriteOptions(), "after", "ok"));
+  Reopen();
+  EXPECT_EQ("last", Get(Key(42)));
+  EXPECT_EQ("v19", Get("a" + long_key));
+  EXPECT_EQ("ok", Get("after"));
 }
 
 TEST_F(DBTest, PropertiesExist) {
