@@ -134,15 +134,16 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       env_(options.env),
       icmp_(options.comparator),
       bg_cv_(&mutex_),
+      // A recycled WAL's last record may be followed by an older log's
+      // bytes, which look like a torn write: absolute consistency could
+      // not open it.
+      recycle_log_file_num_(options.wal_recovery_mode ==
+                                    WALRecoveryMode::kAbsoluteConsistency
+                                ? 0
+                                : options.recycle_log_file_num),
       write_controller_(options, options.env),
       internal_stats_(options.num_levels, options.env),
       stats_cv_(&stats_mu_) {
-  // A recycled WAL's last record may be followed by an older log's bytes,
-  // which look like a torn write: absolute consistency could not open it.
-  recycle_log_file_num_ =
-      options_.wal_recovery_mode == WALRecoveryMode::kAbsoluteConsistency
-          ? 0
-          : options_.recycle_log_file_num;
   cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
                                        options_.max_background_flushes + 1;
   if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {

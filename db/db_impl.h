@@ -306,9 +306,9 @@ class DBImpl : public DB, private ReadSampler {
   bool wal_helper_beside_ GUARDED_BY(mutex_) = false;
   std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
   // WAL recycling (Options::recycle_log_file_num; 0 under
-  // kAbsoluteConsistency; set by the constructor). Obsolete WALs kept to
-  // be written over, oldest first, by file name.
-  size_t recycle_log_file_num_ = 0;
+  // kAbsoluteConsistency). Obsolete WALs kept to be written over, oldest
+  // first, by file name.
+  const size_t recycle_log_file_num_;
   std::deque<std::string> recycled_logs_ GUARDED_BY(mutex_);
   // The first WAL this DBImpl wrote in the recyclable format (0: none yet).
   // Only such WALs are recycled: an older one's records carry no log number,
