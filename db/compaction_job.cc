@@ -7,6 +7,7 @@
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/obsolete_entry_filter.h"
+#include "db/table_cache.h"
 #include "db/table_file_writer.h"
 #include "db/version_set.h"
 
@@ -66,6 +67,17 @@ Status CompactionJob::SyncOutputs() {
   while (s.ok() && !unsynced_.empty()) s = SyncOldestOutput();
   if (s.ok() && !outputs_.empty()) s = env_->SyncDir(dbname_);
   return s;
+}
+
+Status CompactionJob::OpenOutputs() {
+  TableCache* const cache = versions_->table_cache();
+  for (const FileMetaData& f : outputs_) {
+    Cache::Handle* handle = nullptr;
+    Status s = cache->FindTable(f.number, f.file_size, &handle);
+    if (!s.ok()) return s;
+    cache->Release(handle);
+  }
+  return Status::OK();
 }
 
 void CompactionJob::MaybePause() {
@@ -149,8 +161,10 @@ Status CompactionJob::Run() {
   input.reset();
   if (s.ok()) s = SyncOutputs();
   unsynced_.clear();  // after an error: closed unsynced, deleted below
+  if (s.ok()) s = OpenOutputs();
   if (!s.ok()) {
     for (const FileMetaData& f : outputs_) {
+      versions_->table_cache()->Evict(f.number);  // if it opened
       // Best effort: outputs not in the MANIFEST are garbage at next Open.
       env_->RemoveFile(TableFileName(dbname_, f.number)).IgnoreError();
     }

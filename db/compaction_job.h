@@ -92,6 +92,10 @@ class CompactionJob {
   Status SyncOldestOutput();
   // Syncs and closes every unsynced output, then the directory.
   Status SyncOutputs();
+  // Reads every output back through the table cache, as a flush does with
+  // its table: one that does not open fails the compaction instead of the
+  // reads after it, and readers find the outputs open.
+  Status OpenOutputs();
   void MaybePause();
 
   const std::string dbname_;

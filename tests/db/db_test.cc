@@ -977,6 +977,46 @@ TEST_F(DBHeldCloseTest, CurrentsTemporaryFileIsNotGarbage) {
   EXPECT_EQ("ok", Get("after"));
 }
 
+// Counts the tables opened for reading.
+class TableOpenCountingEnv : public EnvWrapper {
+ public:
+  TableOpenCountingEnv() : EnvWrapper(Env::Default()) {}
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& o) override {
+    if (test::EndsWith(f, ".sst")) opened_.fetch_add(1);
+    return target()->NewRandomAccessFile(f, r, o);
+  }
+  int opened() const { return opened_.load(); }
+
+ private:
+  std::atomic<int> opened_{0};
+};
+
+// A compaction reads its outputs back before installing them, as a flush
+// does its table: a bad output fails the compaction, not the reads after
+// it, and the first reads find every table open.
+TEST_F(DBTest, CompactionOutputsAreOpenWhenInstalled) {
+  TableOpenCountingEnv env;
+  options_.env = &env;
+  Open();
+  for (int round = 0; round < 8; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_OK(db_->WaitForCompact());
+  uint64_t compacted = 0;
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.compaction-bytes-written", &compacted));
+  ASSERT_GT(compacted, 0u);
+  const int opened = env.opened();
+  for (int i = 0; i < 300; ++i) EXPECT_EQ("v7", Get(Key(i)));
+  EXPECT_EQ(opened, env.opened()) << "a read opened a table";
+  db_.reset();  // before the Env goes
+}
+
 TEST_F(DBTest, PropertiesExist) {
   Open();
   ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
