@@ -4,36 +4,28 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 
 // Passes appends through to the file after the rate limiter allows them.
-class TableFileWriter::RateLimitedFile : public WritableFile {
+class TableFileWriter::RateLimitedFile : public WritableFileWrapper {
  public:
   RateLimitedFile(std::unique_ptr<WritableFile> target, RateLimiter* limiter,
                   RateLimiter::IOPriority priority)
-      : target_(std::move(target)), limiter_(limiter), priority_(priority) {}
+      : WritableFileWrapper(std::move(target)),
+        limiter_(limiter),
+        priority_(priority) {}
 
   Status Append(const Slice& data) override {
     if (limiter_ != nullptr) {
       // Large appends are charged in burst-sized pieces by the limiter.
       limiter_->Request(static_cast<int64_t>(data.size()), priority_);
     }
-    return target_->Append(data);
+    return WritableFileWrapper::Append(data);
   }
-  Status Close() override { return target_->Close(); }
-  Status Flush() override { return target_->Flush(); }
-  Status Sync() override { return target_->Sync(); }
-  Status Fsync() override { return target_->Fsync(); }
-  Status StartWriteback() override { return target_->StartWriteback(); }
-  uint64_t GetFileSize() const override { return target_->GetFileSize(); }
-  Status Allocate(uint64_t offset, uint64_t len) override {
-    return target_->Allocate(offset, len);
-  }
-  bool use_direct_io() const override { return target_->use_direct_io(); }
 
  private:
-  const std::unique_ptr<WritableFile> target_;
   RateLimiter* const limiter_;
   const RateLimiter::IOPriority priority_;
 };

@@ -18,7 +18,9 @@
 #include "cascadedb/env.h"
 #include "cascadedb/rate_limiter.h"
 #include "cascadedb/statistics.h"
+#include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
+#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace {
@@ -136,24 +138,9 @@ TEST_F(DBStallTest, L0StopThenCompactionClearsIt) {
 
 // Records the placement hints the DB gives its WALs, and lets a test move
 // the clock forward.
-class WalHintEnv : public EnvWrapper {
+class WalHintEnv : public test::WritableFileHookEnv {
  public:
-  WalHintEnv() : EnvWrapper(Env::Default()) {}
-
-  Status NewWritableFile(const std::string& fname,
-                         std::unique_ptr<WritableFile>* result,
-                         const EnvOptions& options) override {
-    return Watch(fname, target()->NewWritableFile(fname, result, options),
-                 result);
-  }
-  Status ReuseWritableFile(const std::string& fname,
-                           const std::string& old_fname,
-                           std::unique_ptr<WritableFile>* result,
-                           const EnvOptions& options) override {
-    return Watch(fname,
-                 target()->ReuseWritableFile(fname, old_fname, result, options),
-                 result);
-  }
+  WalHintEnv() : WritableFileHookEnv(Env::Default()) {}
 
   uint64_t NowMicros() override { return target()->NowMicros() + skew_; }
 
@@ -165,9 +152,10 @@ class WalHintEnv : public EnvWrapper {
   void Advance(uint64_t micros) { skew_ += micros; }
 
  private:
-  // Wraps a new WAL to record its hints.
-  Status Watch(const std::string& fname, const Status& s,
-               std::unique_ptr<WritableFile>* result) {
+  // Wraps each new WAL to record its hints.
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* result) override {
     if (s.ok() && test::EndsWith(fname, ".log")) {
       std::lock_guard<std::mutex> l(mu_);
       wals_++;
@@ -177,24 +165,17 @@ class WalHintEnv : public EnvWrapper {
     return s;
   }
 
-  class File : public WritableFile {
+  class File : public WritableFileWrapper {
    public:
     File(std::unique_ptr<WritableFile> t, WalHintEnv* env, int id)
-        : t_(std::move(t)), env_(env), id_(id) {}
-    Status Append(const Slice& d) override { return t_->Append(d); }
-    Status Close() override { return t_->Close(); }
-    Status Flush() override { return t_->Flush(); }
-    Status Sync() override { return t_->Sync(); }
-    Status Fsync() override { return t_->Fsync(); }
-    uint64_t GetFileSize() const override { return t_->GetFileSize(); }
+        : WritableFileWrapper(std::move(t)), env_(env), id_(id) {}
     void SetHelperBesideWriter(bool beside) override {
       std::lock_guard<std::mutex> l(env_->mu_);
       if (id_ == env_->wals_) env_->newest_hint_ = beside ? 1 : 0;
-      t_->SetHelperBesideWriter(beside);
+      WritableFileWrapper::SetHelperBesideWriter(beside);
     }
 
    private:
-    std::unique_ptr<WritableFile> t_;
     WalHintEnv* const env_;
     const int id_;
   };

@@ -26,9 +26,11 @@
 #include "cascadedb/options.h"
 #include "cascadedb/statistics.h"
 #include "cascadedb/write_batch.h"
+#include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
 #include "util/mutex.h"
 #include "util/random.h"
+#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace {
@@ -480,31 +482,23 @@ TEST_F(DBTest, DestroyRemovesEverything) {
 }
 
 // Records the bytes_per_sync each new table and WAL is opened with.
-class SyncOptionsEnv : public EnvWrapper {
+class SyncOptionsEnv : public test::WritableFileHookEnv {
  public:
-  SyncOptionsEnv() : EnvWrapper(Env::Default()) {}
-  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
-                         const EnvOptions& o) override {
-    Record(f, o);
-    return target()->NewWritableFile(f, r, o);
-  }
-  Status ReuseWritableFile(const std::string& f, const std::string& old,
-                           std::unique_ptr<WritableFile>* r,
-                           const EnvOptions& o) override {
-    Record(f, o);
-    return target()->ReuseWritableFile(f, old, r, o);
-  }
+  SyncOptionsEnv() : WritableFileHookEnv(Env::Default()) {}
   std::set<uint64_t> Seen(const std::string& suffix) {
     std::lock_guard<std::mutex> l(mu_);
     return seen_[suffix];
   }
 
  private:
-  void Record(const std::string& f, const EnvOptions& o) {
+  Status OnWritableFile(const std::string& f, const EnvOptions& o,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* /*r*/) override {
     std::lock_guard<std::mutex> l(mu_);
     for (const char* suffix : {".sst", ".log"}) {
       if (test::EndsWith(f, suffix)) seen_[suffix].insert(o.bytes_per_sync);
     }
+    return s;
   }
   std::mutex mu_;
   std::map<std::string, std::set<uint64_t>> seen_;
@@ -710,9 +704,9 @@ TEST_F(DBDeleteTest, CloseWaitsForHeldDeletions) {
 // a new MANIFEST starts). The closes can take milliseconds for real (an
 // unmap, a synchronous discard); every write takes the DB mutex, so
 // neither may happen under it. It also notes removals of temporary files.
-class HeldCloseEnv : public EnvWrapper {
+class HeldCloseEnv : public test::WritableFileHookEnv {
  public:
-  HeldCloseEnv() : EnvWrapper(Env::Default()) {}
+  HeldCloseEnv() : WritableFileHookEnv(Env::Default()) {}
 
   Status RenameFile(const std::string& src, const std::string& dst) override {
     if (test::EndsWith(src, ".dbtmp")) {
@@ -729,15 +723,6 @@ class HeldCloseEnv : public EnvWrapper {
     return target()->RemoveFile(f);
   }
 
-  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
-                         const EnvOptions& o) override {
-    return WrapWal(f, target()->NewWritableFile(f, r, o), r);
-  }
-  Status ReuseWritableFile(const std::string& f, const std::string& old,
-                           std::unique_ptr<WritableFile>* r,
-                           const EnvOptions& o) override {
-    return WrapWal(f, target()->ReuseWritableFile(f, old, r, o), r);
-  }
   Status NewRandomAccessFile(const std::string& f,
                              std::unique_ptr<RandomAccessFile>* r,
                              const EnvOptions& o) override {
@@ -781,22 +766,16 @@ class HeldCloseEnv : public EnvWrapper {
   }
 
  private:
-  class Wal : public WritableFile {
+  class Wal : public WritableFileWrapper {
    public:
     Wal(std::unique_ptr<WritableFile> t, HeldCloseEnv* env)
-        : t_(std::move(t)), env_(env) {}
-    Status Append(const Slice& d) override { return t_->Append(d); }
+        : WritableFileWrapper(std::move(t)), env_(env) {}
     Status Close() override {
       env_->WaitWhileHeld(&env_->hold_wal_closes_);
-      return t_->Close();
+      return WritableFileWrapper::Close();
     }
-    Status Flush() override { return t_->Flush(); }
-    Status Sync() override { return t_->Sync(); }
-    Status Fsync() override { return t_->Fsync(); }
-    uint64_t GetFileSize() const override { return t_->GetFileSize(); }
 
    private:
-    std::unique_ptr<WritableFile> t_;
     HeldCloseEnv* const env_;
   };
 
@@ -816,8 +795,9 @@ class HeldCloseEnv : public EnvWrapper {
     HeldCloseEnv* const env_;
   };
 
-  Status WrapWal(const std::string& f, Status s,
-                 std::unique_ptr<WritableFile>* r) {
+  Status OnWritableFile(const std::string& f, const EnvOptions& /*o*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* r) override {
     if (s.ok() && test::EndsWith(f, ".log")) {
       *r = std::make_unique<Wal>(std::move(*r), this);
     }

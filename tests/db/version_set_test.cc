@@ -25,6 +25,7 @@
 #include "tests/testutil/test_util.h"
 #include "util/fault_injection_env.h"
 #include "util/mutex.h"
+#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace {
@@ -66,22 +67,21 @@ class BlockingEnv : public EnvWrapper {
   }
 
  private:
-  class File : public WritableFile {
+  class File : public WritableFileWrapper {
    public:
     File(BlockingEnv* env, std::unique_ptr<WritableFile> target)
-        : env_(env), target_(std::move(target)) {}
-    Status Append(const Slice& d) override { return target_->Append(d); }
-    Status Close() override { return target_->Close(); }
-    Status Flush() override { return target_->Flush(); }
+        : WritableFileWrapper(std::move(target)), env_(env) {}
     Status Sync() override {
       env_->HoldIfBlocked();
-      return target_->Sync();
+      return WritableFileWrapper::Sync();
     }
-    uint64_t GetFileSize() const override { return target_->GetFileSize(); }
+    Status Fsync() override {
+      env_->HoldIfBlocked();
+      return WritableFileWrapper::Fsync();
+    }
 
    private:
     BlockingEnv* const env_;
-    const std::unique_ptr<WritableFile> target_;
   };
 
   void HoldIfBlocked() {
