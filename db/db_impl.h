@@ -49,6 +49,7 @@
 #include "cascadedb/statistics.h"
 #include "db/db_iter.h"
 #include "db/dbformat.h"
+#include "db/flush_job.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/write_controller.h"
@@ -173,11 +174,25 @@ class DBImpl : public DB, private ReadSampler {
   // then the WAL helper's placement (PlaceWalHelper).
   void UpdateWriteController() REQUIRES(mutex_);
   // Tells the WAL whether its helper thread should stay off the writer's
-  // CPU: yes unless writes stalled recently (then the writer waits for
-  // background work anyway, and its CPU has time to spare for the helper).
+  // CPU: yes unless compaction held writes back recently (then the writer
+  // waits for it anyway, and its CPU has time to spare for the helper).
   // force: tell a new WAL even if the answer has not changed.
   void PlaceWalHelper(bool force) REQUIRES(mutex_);
   bool ActiveMemTableFull() const REQUIRES(mutex_);
+  // True when the active memtable is the last one max_write_buffer_number
+  // allows and the oldest immutable one is being flushed or will be by a
+  // job already scheduled: writes are then paced to that flush
+  // (StallInputs::last_memtable_flushing).
+  bool LastMemTableFlushing() const REQUIRES(mutex_);
+  // The flush's progress (none yet if it has not started) and the active
+  // memtable's room, for WriteController::GetDelay.
+  FlushProgress FlushPaceProgress(uint64_t now_micros) const REQUIRES(mutex_);
+  // Around FlushOldestImmutable's flush of mem: writes may be paced to it
+  // from Start until End (called before the memtable leaves imm_). End
+  // keeps the flush's speed and its tail (last entry read to installed)
+  // when it succeeded, as the next flush's estimates.
+  void StartFlushPacing(MemTable* mem) REQUIRES(mutex_);
+  void EndFlushPacing(bool installed) REQUIRES(mutex_);
 
   Status FlushImpl(const FlushOptions& options) EXCLUDES(mutex_);
   Status CompactRangeImpl(const CompactRangeOptions& options,
@@ -324,6 +339,17 @@ class DBImpl : public DB, private ReadSampler {
   std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first
   std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
   bool bg_flush_scheduled_ GUARDED_BY(mutex_) = false;
+  // The oldest immutable memtable while FlushOldestImmutable flushes it
+  // (nullptr: none), when that started and how many entries it has; the
+  // job reports its progress in flush_progress_ (no mutex). The last
+  // flush's tail, from its last entry read to its install.
+  MemTable* flushing_mem_ GUARDED_BY(mutex_) = nullptr;
+  uint64_t flush_start_micros_ GUARDED_BY(mutex_) = 0;
+  uint64_t flushing_entries_ GUARDED_BY(mutex_) = 0;
+  uint64_t last_flush_tail_micros_ GUARDED_BY(mutex_) = 0;
+  // The last flush's time to read its entries, per entry (0: none yet).
+  double last_flush_micros_per_entry_ GUARDED_BY(mutex_) = 0;
+  FlushJobProgress flush_progress_;
   // Set (under the mutex) when a flush waits for a running compaction job
   // to take it; polled by the jobs without the mutex.
   std::atomic<bool> flush_waiting_{false};

@@ -38,6 +38,10 @@ Status FlushJob::Run(FileMetaData* meta) {
   Status s;
   for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
     ++stats_.input_entries;
+    if (progress_ != nullptr && stats_.input_entries % kProgressStep == 0) {
+      progress_->entries_read.store(stats_.input_entries,
+                                    std::memory_order_relaxed);
+    }
     ParsedInternalKey ikey;
     s = ParseInternalKey(iter->key(), &ikey);
     if (!s.ok()) break;
@@ -52,6 +56,12 @@ Status FlushJob::Run(FileMetaData* meta) {
     writer.Add(iter->key(), iter->value());
   }
   if (s.ok()) s = iter->status();
+  if (progress_ != nullptr) {
+    progress_->entries_read.store(stats_.input_entries,
+                                  std::memory_order_relaxed);
+    progress_->read_end_micros.store(env_->NowMicros(),
+                                     std::memory_order_relaxed);
+  }
   if (s.ok() && writer.is_open()) {
     s = writer.Finish(meta);
   } else {

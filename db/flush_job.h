@@ -12,6 +12,7 @@
 #ifndef CASCADEDB_DB_FLUSH_JOB_H_
 #define CASCADEDB_DB_FLUSH_JOB_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,21 @@
 #include "table/table_options.h"
 
 namespace cascadedb {
+
+// How far a running FlushJob has come, for pacing writes to it. The job
+// stores; other threads read without a lock (relaxed: a recent value).
+struct FlushJobProgress {
+  // Entries of the memtable read so far.
+  std::atomic<uint64_t> entries_read{0};
+  // Env::NowMicros when the last entry was read; 0 until then. What
+  // follows (the table's last blocks, its sync) is the flush's tail.
+  std::atomic<uint64_t> read_end_micros{0};
+
+  void Reset() {
+    entries_read.store(0, std::memory_order_relaxed);
+    read_end_micros.store(0, std::memory_order_relaxed);
+  }
+};
 
 struct FlushJobStats {
   uint64_t micros = 0;      // wall time of Run
@@ -50,6 +66,11 @@ class FlushJob {
 
   const FlushJobStats& stats() const { return stats_; }
 
+  // Run reports its progress in *progress (entries_read every
+  // kProgressStep entries, and both fields when the last entry is read).
+  // Borrowed; may be null (the default).
+  void SetProgress(FlushJobProgress* progress) { progress_ = progress; }
+
  private:
   const std::string dbname_;
   Env* const env_;
@@ -60,7 +81,10 @@ class FlushJob {
   MemTable* const mem_;
   const std::vector<SequenceNumber> snapshots_;
   const uint64_t file_number_;
+  static constexpr uint64_t kProgressStep = 64;
+
   FlushJobStats stats_;
+  FlushJobProgress* progress_ = nullptr;
 };
 
 }  // namespace cascadedb

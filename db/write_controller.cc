@@ -79,10 +79,11 @@ WriteController::WriteController(const Options& options, Env* env)
       delayed_rate_(max_rate_) {}
 
 void WriteController::Evaluate(const StallInputs& in, WriteState* state,
-                               StallCause* cause) const {
+                               StallCause* cause, bool* paced) const {
   // Non-positive triggers (rejected by ValidateOptions) disable their rule
   // rather than stopping writes forever.
   const int mwbn = max_write_buffer_number_;
+  *paced = false;
   if (mwbn > 0 && in.num_memtables >= mwbn) {
     *state = WriteState::kStopped;
     *cause = StallCause::kMemtableLimit;
@@ -105,6 +106,12 @@ void WriteController::Evaluate(const StallInputs& in, WriteState* state,
              in.pending_compaction_bytes >= soft_pending_limit_) {
     *state = WriteState::kDelayed;
     *cause = StallCause::kPendingCompactionSlowdown;
+  } else if (in.last_memtable_flushing) {
+    // Last: a compaction-driven delay is the tighter limit, and its rate
+    // must not be raised to the flush's.
+    *state = WriteState::kDelayed;
+    *cause = StallCause::kMemtableLimit;
+    *paced = true;
   } else {
     *state = WriteState::kNormal;
     *cause = StallCause::kNone;
@@ -137,12 +144,18 @@ bool WriteController::Update(const StallInputs& in) {
   const uint64_t now = env_->NowMicros();
   WriteState new_state;
   StallCause new_cause;
-  Evaluate(in, &new_state, &new_cause);
+  bool new_paced;
+  Evaluate(in, &new_state, &new_cause, &new_paced);
   const WriteState old_state = state();
   const StallCause old_cause = cause();
+  const bool old_paced = paced_;
   const uint64_t rate = delayed_write_rate();
+  // The adapted rate's rules see a paced delay as NORMAL: its pace comes
+  // from the flush, and how it went says nothing about the adapted rate.
+  const WriteState old_rated = old_paced ? WriteState::kNormal : old_state;
+  const WriteState new_rated = new_paced ? WriteState::kNormal : new_state;
 
-  if (old_state == WriteState::kNormal && new_state != WriteState::kNormal) {
+  if (old_rated == WriteState::kNormal && new_rated != WriteState::kNormal) {
     // A stall starts. Restart at the configured rate unless the previous
     // stall ended recently: then the adapted rate is the better guess.
     if (!stall_ended_ ||
@@ -150,11 +163,11 @@ bool WriteController::Update(const StallInputs& in) {
       SetRate(max_rate_);
     }
   }
-  if (old_state == WriteState::kDelayed && new_state == WriteState::kStopped) {
+  if (old_rated == WriteState::kDelayed && new_rated == WriteState::kStopped) {
     stop_followed_delay_ = true;
   }
-  if (new_state == WriteState::kDelayed) {
-    if (old_state == WriteState::kStopped) {
+  if (new_rated == WriteState::kDelayed) {
+    if (old_rated == WriteState::kStopped) {
       // If the stop came out of a delay, delayed writes outran the
       // background work all the way to a stop: their rate was too high. A
       // stop reached straight from NORMAL (a memtable filling while the
@@ -164,7 +177,7 @@ bool WriteController::Update(const StallInputs& in) {
             static_cast<double>(delayed_write_rate()) * kSlowdownRatio));
       }
       stop_followed_delay_ = false;
-    } else if (old_state == WriteState::kDelayed) {
+    } else if (old_rated == WriteState::kDelayed) {
       // Compare the figure that drives the current cause with its value at
       // the previous Update: growing debt lowers the rate, shrinking debt
       // raises it.
@@ -178,11 +191,13 @@ bool WriteController::Update(const StallInputs& in) {
             static_cast<uint64_t>(static_cast<double>(rate) * kSpeedupRatio));
       }
     }
-    if (old_state != WriteState::kDelayed) {
-      // A fresh bucket: no credit or debt carries over from an old delay.
-      bucket_started_ = false;
-      credit_bytes_ = 0;
-    }
+  }
+  if (new_state == WriteState::kDelayed &&
+      (old_state != WriteState::kDelayed || old_paced != new_paced)) {
+    // A fresh bucket: no credit or debt carries over from an old delay, nor
+    // between a paced delay and an adapted one.
+    bucket_started_ = false;
+    credit_bytes_ = 0;
   }
 
   if (new_cause != old_cause) {
@@ -201,11 +216,11 @@ bool WriteController::Update(const StallInputs& in) {
       episode_start_micros_ = now;
     }
   }
-  if (old_state != WriteState::kNormal && new_state == WriteState::kNormal) {
+  if (old_rated != WriteState::kNormal && new_rated == WriteState::kNormal) {
     stall_ended_ = true;
     last_stall_end_micros_ = now;
     stop_followed_delay_ = false;
-    if (old_state == WriteState::kDelayed) {
+    if (old_rated == WriteState::kDelayed) {
       // The delay let the background work clear the backlog, so its rate
       // was low enough; the next delay, if it comes soon, starts a step
       // higher. Without this step every episode could only lower the
@@ -216,6 +231,7 @@ bool WriteController::Update(const StallInputs& in) {
   }
 
   last_inputs_ = in;
+  paced_ = new_paced;
   state_.store(new_state, std::memory_order_relaxed);
   cause_.store(new_cause, std::memory_order_relaxed);
   return new_state != old_state || new_cause != old_cause;
@@ -228,15 +244,50 @@ bool WriteController::CompactionBoundRecently(uint64_t now_micros) const {
              kRateMemoryMicros;
 }
 
-bool WriteController::StalledRecently(uint64_t now_micros) const {
-  if (state() != WriteState::kNormal) return true;
-  return stall_ended_ &&
-         ElapsedMicros(last_stall_end_micros_, now_micros) < kRateMemoryMicros;
+uint64_t WriteController::FlushPaceRate(const FlushProgress& flush) {
+  if (!flush.running) return 0;
+  const double tail = static_cast<double>(flush.tail_micros);
+  double remaining;  // micros until the flush frees a memtable
+  if (flush.read_done) {
+    remaining = std::max(tail - static_cast<double>(flush.since_read_micros),
+                         static_cast<double>(kMinFlushRemainingMicros));
+  } else {
+    const double done = flush.done_fraction;
+    const double elapsed = static_cast<double>(flush.elapsed_micros);
+    if (done >= kMinFlushPaceFraction) {
+      remaining = elapsed * (1.0 - std::min(done, 1.0)) / done;
+    } else if (flush.expected_read_micros > 0) {
+      remaining = std::max(
+          static_cast<double>(flush.expected_read_micros) - elapsed, 0.0);
+    } else {
+      return 0;
+    }
+    remaining += tail;
+    remaining =
+        std::max(remaining, static_cast<double>(kMinFlushRemainingMicros));
+  }
+  const double rate = static_cast<double>(flush.room_bytes) * kMicrosPerSecond /
+                      (remaining * kFlushPaceMargin);
+  return static_cast<uint64_t>(std::min(std::max(rate, 1.0), 1e18));
 }
 
-uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes) {
+bool WriteController::ConsumeCredit(uint64_t bytes) {
+  if (state() != WriteState::kDelayed || !bucket_started_) return false;
+  const double b = static_cast<double>(bytes);
+  if (credit_bytes_ < b) return false;
+  credit_bytes_ -= b;
+  return true;
+}
+
+uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes,
+                                   const FlushProgress& flush) {
   if (state() != WriteState::kDelayed) return 0;
-  const double rate = static_cast<double>(delayed_write_rate());
+  double rate = static_cast<double>(delayed_write_rate());
+  if (paced_) {
+    const uint64_t pace = FlushPaceRate(flush);
+    if (pace == 0) return 0;  // the bucket is left as it is
+    rate = static_cast<double>(pace);
+  }
   if (!bucket_started_) {
     bucket_started_ = true;
     credit_bytes_ = 0;
@@ -258,8 +309,9 @@ uint64_t WriteController::GetDelay(uint64_t now_micros, uint64_t bytes) {
   // the time this writer slept. Writers arriving meanwhile see the debt
   // still outstanding and sleep past it, so all of them together write at
   // the rate.
-  const double delay = -credit_bytes_ * kMicrosPerSecond / rate;
+  double delay = -credit_bytes_ * kMicrosPerSecond / rate;
   if (delay < static_cast<double>(kMinDelayMicros)) return 0;
+  if (paced_) delay = std::min(delay, static_cast<double>(kMaxPaceDelayMicros));
   return static_cast<uint64_t>(delay + 0.5);
 }
 
@@ -366,11 +418,13 @@ std::string WriteController::DescribeState() const {
   char buf[512];
   std::snprintf(
       buf, sizeof(buf),
-      "state=%s cause=%s memtables=%d (max %d) l0_files=%d (slowdown %d, "
-      "stop %d) pending_compaction_bytes=%" PRIu64 " (soft %" PRIu64
+      "state=%s cause=%s%s memtables=%d (max %d%s) l0_files=%d (slowdown "
+      "%d, stop %d) pending_compaction_bytes=%" PRIu64 " (soft %" PRIu64
       ", hard %" PRIu64 ") delayed_write_rate=%" PRIu64,
       WriteStateName(state()), StallCauseName(cause()),
-      last_inputs_.num_memtables, max_write_buffer_number_,
+      paced_ ? " (paced to the flush)" : "", last_inputs_.num_memtables,
+      max_write_buffer_number_,
+      last_inputs_.last_memtable_flushing ? ", last one filling" : "",
       last_inputs_.l0_files, l0_slowdown_trigger_, l0_stop_trigger_,
       last_inputs_.pending_compaction_bytes, soft_pending_limit_,
       hard_pending_limit_, delayed_write_rate());

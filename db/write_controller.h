@@ -37,7 +37,8 @@ class Env;
 // properties, statistics, the listener, the info LOG and db_bench use them.
 // When several conditions hold, Update() reports the first of: STOP causes
 // (memtable_limit, l0_stop, pending_compaction_stop), then DELAY causes
-// (memtable_limit, l0_slowdown, pending_compaction_slowdown).
+// (memtable_limit, l0_slowdown, pending_compaction_slowdown, then
+// memtable_limit again for writes paced to a running flush).
 enum class StallCause {
   kNone = 0,
   kMemtableLimit,
@@ -70,6 +71,31 @@ struct StallInputs {
   // Estimated bytes compaction must rewrite to bring every level back under
   // its target (the VersionSet's estimate).
   uint64_t pending_compaction_bytes = 0;
+  // The active memtable is the last one max_write_buffer_number allows (once
+  // it is full, writes stop) and the flush that frees a memtable is
+  // running. Writes are then paced to that flush (see FlushProgress).
+  bool last_memtable_flushing = false;
+};
+
+// How far the flush that frees the next memtable has come, for pacing
+// writes to it. The defaults describe no flush running: no pace.
+struct FlushProgress {
+  bool running = false;
+  // Bytes the active memtable takes before it is full.
+  uint64_t room_bytes = 0;
+  // Share of the flushing memtable's entries read so far, 0..1.
+  double done_fraction = 0;
+  // Since the flush started.
+  uint64_t elapsed_micros = 0;
+  // How long reading its entries should take at the last flush's speed
+  // (0: no earlier flush). Used until done_fraction says more.
+  uint64_t expected_read_micros = 0;
+  // What follows the last entry read (the table's end and sync, the
+  // install) took this long in the last flush: the estimate for this one.
+  uint64_t tail_micros = 0;
+  // Every entry is read, since_read_micros ago: the flush is in its tail.
+  bool read_done = false;
+  uint64_t since_read_micros = 0;
 };
 
 // Decides NORMAL / DELAYED / STOPPED and keeps the stall accounting.
@@ -105,6 +131,24 @@ class WriteController {
   // Unused credit is capped at this much time at the current rate, so a
   // pause does not let a large burst through at full speed afterwards.
   static constexpr uint64_t kMaxCreditMicros = 1000;
+  // Pacing to a flush (StallInputs::last_memtable_flushing): the flush's
+  // remaining time is estimated from its progress so far plus the last
+  // flush's tail, and writes may fill the active memtable's room in
+  // kFlushPaceMargin times that. 1: the tail is in the estimate already,
+  // and a larger margin (1.2 measured) only left room unused when the
+  // flush ended (docs/performance.md, "Writes paced to the flush").
+  static constexpr double kFlushPaceMargin = 1.0;
+  // In its tail, a flush that has run past the estimate is expected to end
+  // within this long.
+  static constexpr uint64_t kMinFlushRemainingMicros = 1000;
+  // Below this share of its entries a flush's progress says too little
+  // about its speed: the last flush's speed stands in for it.
+  static constexpr double kMinFlushPaceFraction = 0.05;
+  // A paced write sleeps at most this long; debt beyond it is left to the
+  // next writes. The pace is a smoothing, not a stop: near the end of the
+  // room every write waits up to this long instead of one write waiting
+  // out the flush (that is what the stop at the limit is for).
+  static constexpr uint64_t kMaxPaceDelayMicros = 500;
 
   // Copies the thresholds from options. env (borrowed; must outlive the
   // controller) supplies NowMicros for episode timing.
@@ -122,12 +166,15 @@ class WriteController {
   //     max_write_buffer_number - 1 (memtable_limit),
   //     else if l0_files >= level0_slowdown_writes_trigger (l0_slowdown),
   //     else if soft_pending_compaction_bytes_limit > 0 and pending >= it
-  //     (pending_compaction_slowdown);
+  //     (pending_compaction_slowdown),
+  //     else if last_memtable_flushing (memtable_limit, paced: see
+  //     GetDelay);
   //   else NORMAL.
   // Adapts the delayed-write rate (see docs/stalls.md) and opens/closes
-  // stall episodes. Returns true when the state or the cause changed: the
-  // caller then notifies listeners, logs DescribeState() and wakes stopped
-  // writers.
+  // stall episodes. A paced delay leaves the adapted rate alone: for the
+  // rate's rules it counts as NORMAL. Returns true when the state or the cause
+  // changed: the caller then notifies listeners, logs DescribeState() and wakes
+  // stopped writers.
   bool Update(const StallInputs& in);
 
   // Lock-free reads (relaxed atomics): a recent value.
@@ -146,7 +193,34 @@ class WriteController {
   // kMinDelayMicros are carried over instead of returned, so sleeps are at
   // least that long. Returns 0 in NORMAL and STOPPED (STOPPED writers wait on a
   // condition variable instead). now_micros is the caller's monotonic clock.
-  uint64_t GetDelay(uint64_t now_micros, uint64_t bytes);
+  // While the delay is paced (paced()), the rate is FlushPaceRate(flush)
+  // instead of the adapted one, no sleep is longer than
+  // kMaxPaceDelayMicros, and a flush whose pace is not known yet delays
+  // nothing.
+  uint64_t GetDelay(uint64_t now_micros, uint64_t bytes,
+                    const FlushProgress& flush = FlushProgress());
+
+  // GetDelay's fast path, for a writer that has not read the clock yet:
+  // true (and the bucket charged) when credit accrued by earlier GetDelay
+  // calls covers bytes, so the write needs no delay. Credit is then only
+  // spent, never accrued: at most kMaxCreditMicros of it at the rate of
+  // the last GetDelay, so writes that outrun the rate soon meet GetDelay
+  // again. False in NORMAL and STOPPED (no bucket is kept there).
+  bool ConsumeCredit(uint64_t bytes);
+
+  // The rate, in bytes per second, at which writes fill the room left in
+  // the active memtable in kFlushPaceMargin times the flush's estimated
+  // remaining time: while it reads entries, elapsed x (1 - done) / done
+  // (before kMinFlushPaceFraction, expected_read_micros - elapsed) plus
+  // tail_micros; then what is left of tail_micros. At least
+  // kMinFlushRemainingMicros either way. 0 when there is nothing to pace
+  // to: no flush runs, or it is too early to tell and no earlier flush
+  // gives an estimate. At least 1 otherwise.
+  static uint64_t FlushPaceRate(const FlushProgress& flush);
+
+  // True while writes are DELAYED by the last rule of Update (paced to a
+  // running flush). Guarded by the DB mutex, like Update.
+  bool paced() const { return paced_; }
 
   // Records that one write waited micros because of cause: slept for a
   // delay (stopped == false) or waited out a stop (stopped == true). Pass
@@ -173,11 +247,6 @@ class WriteController {
   // bottleneck. now_micros is the caller's monotonic clock.
   bool CompactionBoundRecently(uint64_t now_micros) const;
 
-  // True while writes are delayed or stopped (any cause), and for
-  // kRateMemoryMicros after the last stall ended: writers have just been
-  // waiting for background work, so their CPU has had time to spare.
-  bool StalledRecently(uint64_t now_micros) const;
-
   uint64_t writes_delayed() const { return writes_delayed_; }
   uint64_t writes_stopped() const { return writes_stopped_; }
   uint64_t total_stall_micros() const { return total_stall_micros_; }
@@ -203,9 +272,10 @@ class WriteController {
   std::string DescribeState() const;
 
  private:
-  // The state and cause in computes for in, by the precedence rules above.
-  void Evaluate(const StallInputs& in, WriteState* state,
-                StallCause* cause) const;
+  // The state and cause in computes for in, by the precedence rules above;
+  // *paced is true when the paced rule decided.
+  void Evaluate(const StallInputs& in, WriteState* state, StallCause* cause,
+                bool* paced) const;
   // The figure that drives cause (memtables, L0 files or pending bytes).
   static uint64_t Metric(StallCause cause, const StallInputs& in);
   void SetRate(uint64_t rate);
@@ -231,7 +301,8 @@ class WriteController {
   StallInputs last_inputs_;
   // When the current non-NORMAL cause's episode began.
   uint64_t episode_start_micros_ = 0;
-  // When the last stall (DELAYED or STOPPED) ended, if one has.
+  // When the last stall (DELAYED or STOPPED, a paced delay not counted)
+  // ended, if one has.
   uint64_t last_stall_end_micros_ = 0;
   bool stall_ended_ = false;
   // When the last compaction-driven cause ended, if one has.
@@ -239,6 +310,8 @@ class WriteController {
   bool compaction_stall_ended_ = false;
   // The current stop began while writes were delayed (DELAYED -> STOPPED).
   bool stop_followed_delay_ = false;
+  // The current delay paces writes to a flush (see paced()).
+  bool paced_ = false;
   // Token bucket: credit (negative = debt) in bytes as of
   // last_refill_micros_; valid once bucket_started_.
   double credit_bytes_ = 0;

@@ -166,7 +166,9 @@ class DB {
   virtual Status CompactRange(const CompactRangeOptions& options,
                               const Slice* begin, const Slice* end) = 0;
 
-  // Flushes the active memtable to an SST (waits with options.wait).
+  // Flushes the active memtable to an SST. With options.wait, returns once
+  // every immutable memtable is in an SST; the WALs they made obsolete may
+  // still be being closed (WaitForCompact waits for that too).
   virtual Status Flush(const FlushOptions& options) = 0;
 
   // Waits until no flush or compaction is running or needed. Returns the

@@ -467,7 +467,9 @@ struct WriteOptions {
   // Default: false.
   bool disableWAL = false;
 
-  // Return Status::Incomplete instead of waiting when writes are stalled.
+  // Return Status::Incomplete instead of waiting when writes are stalled
+  // (stopped, or delayed by compaction or by max_write_buffer_number > 3).
+  // Such a write is not paced to a running flush (docs/stalls.md).
   // Default: false.
   bool no_slowdown = false;
 };

@@ -289,6 +289,9 @@ TEST_F(DBRecoveryTest, ObsoleteWalIsWrittenOverAsTheNextWal) {
     }
     const std::vector<std::string> before = Files(".log");
     ASSERT_OK(db_->Flush(FlushOptions()));  // a new WAL; the old one kept
+    // Flush returns once the table is installed; the flush keeps the old
+    // WAL after that.
+    ASSERT_OK(db_->WaitForCompact());
     const std::vector<std::string> after = Files(".log");
     EXPECT_EQ(2u, after.size()) << "the live WAL and one kept";
     // The new WAL is the file kept at the last flush.
@@ -316,6 +319,7 @@ TEST_F(DBRecoveryTest, NoWalIsKeptWhenRecyclingIsOffOrAbsolute) {
     for (int round = 0; round < 3; ++round) {
       ASSERT_OK(db_->Put(WriteOptions(), "k" + std::to_string(round), "v"));
       ASSERT_OK(db_->Flush(FlushOptions()));
+      ASSERT_OK(db_->WaitForCompact());  // the old WAL removed
       EXPECT_EQ(1u, Files(".log").size()) << variant;
     }
     // And the WAL has no log numbers in its headers.
@@ -373,6 +377,7 @@ TEST_F(DBRecoveryTest, CrashWithRecycledWalsLosesNothing) {
     for (int i = 0; i < 400; ++i)
       put("old" + std::to_string(round) + "-" + std::to_string(i), 1000);
     ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());  // the flushed WAL kept
   }
   // Now the WAL written over the first kept one gets a few records of
   // other sizes, and is switched away from with its flush held.

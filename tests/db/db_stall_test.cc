@@ -186,7 +186,7 @@ class WalHintEnv : public test::WritableFileHookEnv {
   std::atomic<uint64_t> skew_{0};
 };
 
-TEST_F(DBStallTest, WalHelperStaysBesideTheWriterUnlessWritesStalled) {
+TEST_F(DBStallTest, WalHelperStaysBesideTheWriterUnlessCompactionBound) {
   WalHintEnv env;
   options_.env = &env;
   options_.disable_auto_compactions = true;  // L0 piles up on Flush()
@@ -237,6 +237,43 @@ TEST_F(DBStallTest, SlowFlushesStallOnTheMemtableLimit) {
   EXPECT_EQ("0", m["l0_stop.episodes"]);
   EXPECT_GT(options_.statistics->getTickerCount(kStallMemtableLimitMicros), 0u);
   CheckAllPresent(250, value);
+}
+
+TEST_F(DBStallTest, WritesArePacedToARunningFlush) {
+  // Flushes crawl at 512 KiB/s (half a second per memtable); with two
+  // memtables (the default) writes used to run at full speed into the
+  // stop while one flushed. Now they are delayed to the flush: from the
+  // second flush on its speed is known from the start (the first one's),
+  // and the writer needs milliseconds to fill a memtable, far longer than
+  // a flush takes to start.
+  options_.rate_limiter.reset(NewGenericRateLimiter(512 << 10, 10000));
+  options_.write_buffer_size = 256 << 10;
+  options_.max_write_buffer_number = 2;
+  options_.level0_slowdown_writes_trigger = 100;
+  options_.level0_stop_writes_trigger = 100;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  const std::string value(100, 'f');  // many entries per memtable
+  const int kKeys = 8000;             // four memtables
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < kKeys; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+    }
+    done = true;
+  });
+  bool seen_paced = false;
+  while (!done.load() && !seen_paced) {
+    auto m = StallStats();
+    seen_paced = m["state"] == "delayed" && m["cause"] == "memtable_limit";
+    Env::Default()->SleepForMicroseconds(200);
+  }
+  writer.join();
+  EXPECT_TRUE(seen_paced) << "writes were never paced to a flush";
+  auto m = StallStats();
+  EXPECT_GE(std::stoull(m["memtable_limit.episodes"]), 1u);
+  EXPECT_GE(std::stoull(m["writes-delayed"]), 1u);
+  EXPECT_GT(std::stoull(m["memtable_limit.stall-micros"]), 0u);
+  CheckAllPresent(kKeys, value);
 }
 
 TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {

@@ -288,26 +288,145 @@ TEST_F(WriteControllerTest, StopReachedFromNormalLeavesTheRateAlone) {
   EXPECT_EQ(8 * kMiB, wc_->delayed_write_rate());
 }
 
-TEST_F(WriteControllerTest, StalledWhileAndShortlyAfterAnyStall) {
-  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
-  // A memtable stop counts as well (unlike CompactionBoundRecently).
-  wc_->Update(Inputs(4, 0, 0));
+StallInputs Flushing(int l0) {
+  StallInputs in = Inputs(1, l0, 0);
+  in.last_memtable_flushing = true;
+  return in;
+}
+
+constexpr double kMargin = WriteController::kFlushPaceMargin;
+
+// A flush in its tail whose last tail took tail_micros: FlushPaceRate is
+// room_bytes * 1e6 / (max(tail - since, 1000) * kFlushPaceMargin).
+FlushProgress Tail(uint64_t room_bytes, uint64_t tail_micros,
+                   uint64_t since_micros) {
+  FlushProgress p;
+  p.running = true;
+  p.room_bytes = room_bytes;
+  p.done_fraction = 1.0;
+  p.tail_micros = tail_micros;
+  p.read_done = true;
+  p.since_read_micros = since_micros;
+  return p;
+}
+
+TEST_F(WriteControllerTest, LastMemtableFlushingPacesWrites) {
+  wc_->Update(Flushing(0));
+  ExpectState(WriteState::kDelayed, StallCause::kMemtableLimit);
+  EXPECT_TRUE(wc_->paced());
+  // A compaction-driven delay is the tighter limit: it wins.
+  wc_->Update(Flushing(8));
+  ExpectState(WriteState::kDelayed, StallCause::kL0Slowdown);
+  EXPECT_FALSE(wc_->paced());
+  // A full memtable stops writes as before.
+  StallInputs full = Flushing(0);
+  full.num_memtables = 4;
+  wc_->Update(full);
   ExpectState(WriteState::kStopped, StallCause::kMemtableLimit);
-  env_.Advance(WriteController::kRateMemoryMicros * 2);
-  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()))
-      << "an ongoing stall counts however long it lasts";
+  EXPECT_FALSE(wc_->paced());
   wc_->Update(Inputs(1, 0, 0));
   ExpectState(WriteState::kNormal, StallCause::kNone);
-  env_.Advance(WriteController::kRateMemoryMicros - 1);
-  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()));
-  env_.Advance(1);
-  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
-  // And a delay.
+  EXPECT_FALSE(wc_->paced());
+  EXPECT_NE(std::string::npos,
+            [&] {
+              wc_->Update(Flushing(0));
+              return wc_->DescribeState();
+            }()
+                .find("paced to the flush"));
+}
+
+TEST_F(WriteControllerTest, FlushPaceRateFromProgressAndTail) {
+  FlushProgress p;
+  p.room_bytes = 12000000;
+  EXPECT_EQ(0u, WriteController::FlushPaceRate(p)) << "no flush runs";
+  p.running = true;
+  p.elapsed_micros = 10000;
+  p.done_fraction = 0.04;
+  EXPECT_EQ(0u, WriteController::FlushPaceRate(p)) << "too early to tell";
+  // Unless the last flush's speed says this one reads for 30 ms: 20 ms to
+  // go (plus no tail), times the margin.
+  p.expected_read_micros = 30000;
+  EXPECT_NEAR(12000000.0 / (0.020 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  p.expected_read_micros = 5000;  // overdue: at least 1 ms to go
+  EXPECT_NEAR(12000000.0 / (0.001 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // Half read in 10 ms: 10 ms to go, plus a 2 ms tail, times the margin.
+  p.done_fraction = 0.5;
+  p.tail_micros = 2000;
+  EXPECT_NEAR(12000000.0 / (0.012 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // In the tail: what is left of the last tail, at least 1 ms.
+  EXPECT_NEAR(12000000.0 / (0.0015 * kMargin),
+              static_cast<double>(
+                  WriteController::FlushPaceRate(Tail(12000000, 2000, 500))),
+              2.0);
+  EXPECT_NEAR(12000000.0 / (0.001 * kMargin),
+              static_cast<double>(
+                  WriteController::FlushPaceRate(Tail(12000000, 2000, 9000))),
+              2.0);
+  // No room left: the slowest pace, not "no pace".
+  EXPECT_EQ(1u, WriteController::FlushPaceRate(Tail(0, 2000, 0)));
+}
+
+TEST_F(WriteControllerTest, PacedDelaysFollowTheFlushAndAreCapped) {
+  wc_->Update(Flushing(0));
+  ASSERT_TRUE(wc_->paced());
+  uint64_t now = 1000000;
+  // Nothing to pace to yet: no delay, the bucket untouched.
+  FlushProgress early;
+  early.running = true;
+  early.room_bytes = kMiB;
+  early.done_fraction = 0.01;
+  early.elapsed_micros = 100;
+  EXPECT_EQ(0u, wc_->GetDelay(now, kMiB, early));
+  // Room filled in 1 s (with the margin): 1 MB/s, and a 100-byte write
+  // owes 100 us, whatever the adapted rate (8 MiB/s) says.
+  const FlushProgress mbps =
+      Tail(static_cast<uint64_t>(1000000 * kMargin), 1000000, 0);
+  EXPECT_EQ(100u, wc_->GetDelay(now, 100, mbps));
+  now += 100;
+  // A debt worth 10 ms sleeps at most kMaxPaceDelayMicros per write.
+  EXPECT_EQ(WriteController::kMaxPaceDelayMicros,
+            wc_->GetDelay(now, 10000, mbps));
+  // The adapted rate's delays are not capped.
   wc_->Update(Inputs(1, 8, 0));
-  EXPECT_TRUE(wc_->StalledRecently(env_.NowMicros()));
+  ASSERT_FALSE(wc_->paced());
+  EXPECT_EQ(1000000u, wc_->GetDelay(now, 8 * kMiB, mbps));
+}
+
+TEST_F(WriteControllerTest, PacedDelaysLeaveTheAdaptedRateAlone) {
+  // An L0 delay that worsens twice: 8 MiB/s * 0.8 * 0.8.
+  wc_->Update(Inputs(1, 8, 0));
+  wc_->Update(Inputs(1, 9, 0));
+  wc_->Update(Inputs(1, 10, 0));
+  const uint64_t lowered = wc_->delayed_write_rate();
+  EXPECT_NEAR(8.0 * kMiB * 0.8 * 0.8, static_cast<double>(lowered), 2.0);
+  // It ends in a paced delay: the L0 delay ended, one step up as usual.
+  wc_->Update(Flushing(0));
+  ASSERT_TRUE(wc_->paced());
+  const uint64_t raised = wc_->delayed_write_rate();
+  EXPECT_NEAR(static_cast<double>(lowered) * 1.25, static_cast<double>(raised),
+              2.0);
+  // Paced delays coming and going, even into a stop, change nothing.
+  for (int i = 0; i < 5; ++i) {
+    wc_->Update(Inputs(1, 0, 0));
+    wc_->Update(Flushing(0));
+    StallInputs full = Flushing(0);
+    full.num_memtables = 4;
+    wc_->Update(full);
+    wc_->Update(Flushing(0));
+  }
   wc_->Update(Inputs(1, 0, 0));
+  EXPECT_EQ(raised, wc_->delayed_write_rate());
+  // Nor do they count as stalls for the rate's memory: long after the L0
+  // delay, the next one starts at the configured rate again, although
+  // paced delays ended just now.
   env_.Advance(WriteController::kRateMemoryMicros);
-  EXPECT_FALSE(wc_->StalledRecently(env_.NowMicros()));
+  wc_->Update(Flushing(0));
+  wc_->Update(Inputs(1, 0, 0));
+  wc_->Update(Inputs(1, 8, 0));
+  EXPECT_EQ(8 * kMiB, wc_->delayed_write_rate());
 }
 
 TEST_F(WriteControllerTest,
