@@ -1306,10 +1306,10 @@ Status DBImpl::SwitchMemtable() {
   }
   imm_.push_back({mem_, old_mem_log});
   mem_ = NewMemTable();
-  // The flush first: whether writes are paced to it depends on it being
-  // scheduled, and whether it is handed off on the state before.
-  HandOffOrScheduleFlush();
   UpdateWriteController();
+  HandOffOrScheduleFlush();  // decided on the state after the switch
+  // Writes are paced to the flush once it is scheduled (not handed off).
+  if (bg_flush_scheduled_) UpdateWriteController();
   return Status::OK();
 }
 
