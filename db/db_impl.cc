@@ -1021,8 +1021,8 @@ FlushProgress DBImpl::FlushPaceProgress(uint64_t now_micros) const {
                               static_cast<double>(oldest->NumEntries()));
     return p;
   }
-  const uint64_t now = now_micros;
-  p.elapsed_micros = now > flush_start_micros_ ? now - flush_start_micros_ : 0;
+  p.elapsed_micros =
+      now_micros > flush_start_micros_ ? now_micros - flush_start_micros_ : 0;
   const uint64_t read =
       flush_progress_.entries_read.load(std::memory_order_relaxed);
   p.done_fraction =
@@ -1036,7 +1036,7 @@ FlushProgress DBImpl::FlushPaceProgress(uint64_t now_micros) const {
       flush_progress_.read_end_micros.load(std::memory_order_relaxed);
   if (read_end != 0) {
     p.read_done = true;
-    p.since_read_micros = now > read_end ? now - read_end : 0;
+    p.since_read_micros = now_micros > read_end ? now_micros - read_end : 0;
   }
   return p;
 }
@@ -1241,8 +1241,10 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
         continue;
       }
       const uint64_t start = env_->NowMicros();
+      // Only a paced delay's rate comes from the flush.
       const uint64_t delay = write_controller_.GetDelay(
-          start, batch_bytes, FlushPaceProgress(start));
+          start, batch_bytes,
+          paced ? FlushPaceProgress(start) : FlushProgress());
       if (delay > 0) {
         mutex_.Unlock();
         env_->SleepForMicroseconds(static_cast<int>(delay));
@@ -1632,19 +1634,16 @@ Status DBImpl::FlushOldestImmutable() {
   FlushJobInfo info;
   StartFlushPacing(mem);
   Status s = WriteLevel0Table(mem, &edit, "write_buffer_full", &info);
-  if (!s.ok()) {
-    EndFlushPacing(/*installed=*/false);
-    UpdateWriteController();
-    return s;
+  if (s.ok()) {
+    // The flushed memtable's WAL is no longer needed once this edit is
+    // durable: recovery starts at the next memtable's WAL.
+    const uint64_t next_log =
+        imm_.size() > 1 ? imm_[1].log_number : mem_log_number_;
+    edit.SetLogNumber(next_log);
+    if (log_dir_sync_needed_) s = SyncLogDir();
+    if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
+    pending_outputs_.erase(info.file_number);
   }
-  // The flushed memtable's WAL is no longer needed once this edit is
-  // durable: recovery starts at the next memtable's WAL.
-  const uint64_t next_log =
-      imm_.size() > 1 ? imm_[1].log_number : mem_log_number_;
-  edit.SetLogNumber(next_log);
-  if (log_dir_sync_needed_) s = SyncLogDir();
-  if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
-  pending_outputs_.erase(info.file_number);
   EndFlushPacing(s.ok());
   if (!s.ok()) {
     UpdateWriteController();

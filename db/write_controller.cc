@@ -246,26 +246,25 @@ bool WriteController::CompactionBoundRecently(uint64_t now_micros) const {
 
 uint64_t WriteController::FlushPaceRate(const FlushProgress& flush) {
   if (!flush.running) return 0;
-  const double tail = static_cast<double>(flush.tail_micros);
-  double remaining;  // micros until the flush frees a memtable
+  // Micros until the flush frees a memtable: what is left of its reading
+  // (none once done), then its tail.
+  double remaining = static_cast<double>(flush.tail_micros);
   if (flush.read_done) {
-    remaining = std::max(tail - static_cast<double>(flush.since_read_micros),
-                         static_cast<double>(kMinFlushRemainingMicros));
+    remaining -= static_cast<double>(flush.since_read_micros);
   } else {
     const double done = flush.done_fraction;
     const double elapsed = static_cast<double>(flush.elapsed_micros);
     if (done >= kMinFlushPaceFraction) {
-      remaining = elapsed * (1.0 - std::min(done, 1.0)) / done;
+      remaining += elapsed * (1.0 - std::min(done, 1.0)) / done;
     } else if (flush.expected_read_micros > 0) {
-      remaining = std::max(
+      remaining += std::max(
           static_cast<double>(flush.expected_read_micros) - elapsed, 0.0);
     } else {
       return 0;
     }
-    remaining += tail;
-    remaining =
-        std::max(remaining, static_cast<double>(kMinFlushRemainingMicros));
   }
+  remaining =
+      std::max(remaining, static_cast<double>(kMinFlushRemainingMicros));
   const double rate = static_cast<double>(flush.room_bytes) * kMicrosPerSecond /
                       (remaining * kFlushPaceMargin);
   return static_cast<uint64_t>(std::min(std::max(rate, 1.0), 1e18));
