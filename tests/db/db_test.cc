@@ -957,27 +957,11 @@ TEST_F(DBHeldCloseTest, CurrentsTemporaryFileIsNotGarbage) {
   EXPECT_EQ("ok", Get("after"));
 }
 
-// Counts the tables opened for reading.
-class TableOpenCountingEnv : public EnvWrapper {
- public:
-  TableOpenCountingEnv() : EnvWrapper(Env::Default()) {}
-  Status NewRandomAccessFile(const std::string& f,
-                             std::unique_ptr<RandomAccessFile>* r,
-                             const EnvOptions& o) override {
-    if (test::EndsWith(f, ".sst")) opened_.fetch_add(1);
-    return target()->NewRandomAccessFile(f, r, o);
-  }
-  int opened() const { return opened_.load(); }
-
- private:
-  std::atomic<int> opened_{0};
-};
-
 // A compaction reads its outputs back before installing them, as a flush
 // does its table: a bad output fails the compaction, not the reads after
 // it, and the first reads find every table open.
 TEST_F(DBTest, CompactionOutputsAreOpenWhenInstalled) {
-  TableOpenCountingEnv env;
+  test::TableOpenCountingEnv env;
   options_.env = &env;
   Open();
   for (int round = 0; round < 8; ++round) {

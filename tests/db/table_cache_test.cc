@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,26 +14,11 @@
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "table/table_builder.h"
+#include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
 
 namespace cascadedb {
 namespace {
-
-// Counts table opens, to tell cache hits from misses.
-class CountingEnv : public EnvWrapper {
- public:
-  CountingEnv() : EnvWrapper(Env::Default()) {}
-  Status NewRandomAccessFile(const std::string& f,
-                             std::unique_ptr<RandomAccessFile>* r,
-                             const EnvOptions& o) override {
-    opens_.fetch_add(1);
-    return EnvWrapper::NewRandomAccessFile(f, r, o);
-  }
-  int opens() const { return opens_.load(); }
-
- private:
-  std::atomic<int> opens_{0};
-};
 
 struct Found {
   int calls = 0;
@@ -82,7 +66,7 @@ class TableCacheTest : public ::testing::Test {
   }
 
   test::TempDir dir_;
-  CountingEnv env_;
+  test::TableOpenCountingEnv env_;  // tells cache hits from misses
   InternalKeyComparator icmp_;
   TableOptions table_options_;
 };
@@ -115,13 +99,13 @@ TEST_F(TableCacheTest, SecondUseIsACacheHit) {
   ASSERT_OK(cache->FindTable(7, size, &h1));
   ASSERT_OK(cache->FindTable(7, size, &h2));
   EXPECT_EQ(cache->GetTable(h1), cache->GetTable(h2));
-  EXPECT_EQ(1, env_.opens());
+  EXPECT_EQ(1, env_.opened());
   cache->Release(h1);
   cache->Release(h2);
   std::unique_ptr<Iterator> it(cache->NewIterator(ReadOptions(), 7, size));
   it->SeekToFirst();
   EXPECT_TRUE(it->Valid());
-  EXPECT_EQ(1, env_.opens());
+  EXPECT_EQ(1, env_.opened());
   EXPECT_EQ(1u, cache->NumOpenTables());
 }
 
@@ -148,7 +132,7 @@ TEST_F(TableCacheTest, EvictClosesTheTableAndNextUseReopens) {
   EXPECT_EQ(0u, cache->NumOpenTables());
   ASSERT_OK(cache->FindTable(7, size, &h));
   cache->Release(h);
-  EXPECT_EQ(2, env_.opens());
+  EXPECT_EQ(2, env_.opened());
 }
 
 TEST_F(TableCacheTest, EvictedTableStaysUsableWhilePinned) {
@@ -179,7 +163,7 @@ TEST_F(TableCacheTest, CapacityLimitsOpenTables) {
   Cache::Handle* h = nullptr;
   ASSERT_OK(cache->FindTable(1, sizes[0], &h));
   cache->Release(h);
-  EXPECT_EQ(5, env_.opens());
+  EXPECT_EQ(5, env_.opened());
 }
 
 TEST_F(TableCacheTest, MissingFileIsCorruptionNamingThePath) {

@@ -1,16 +1,19 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
-// An Env for tests that watch the files a DB writes: new files and
-// recycled WALs reach one hook (wrap them with util/writable_file_wrapper.h).
+// Envs for tests that watch the files a DB writes and reads: new files and
+// recycled WALs reach one hook (wrap them with util/writable_file_wrapper.h),
+// and table opens are counted.
 
 #ifndef CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 #define CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 
 #include "cascadedb/env.h"
 #include "cascadedb/status.h"
+#include "tests/testutil/test_util.h"
 
 namespace cascadedb {
 namespace test {
@@ -45,6 +48,23 @@ class WritableFileHookEnv : public EnvWrapper {
   virtual Status OnWritableFile(const std::string& fname,
                                 const EnvOptions& options, const Status& s,
                                 std::unique_ptr<WritableFile>* result) = 0;
+};
+
+// Counts the tables (".sst" files) opened for reading through it, on
+// Env::Default(): tells a table cache's hits from its misses.
+class TableOpenCountingEnv : public EnvWrapper {
+ public:
+  TableOpenCountingEnv() : EnvWrapper(Env::Default()) {}
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& o) override {
+    if (EndsWith(f, ".sst")) opened_.fetch_add(1);
+    return target()->NewRandomAccessFile(f, r, o);
+  }
+  int opened() const { return opened_.load(); }
+
+ private:
+  std::atomic<int> opened_{0};
 };
 
 }  // namespace test
