@@ -153,6 +153,11 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   if (block_cache_ == nullptr && options_.block_cache_size > 0) {
     block_cache_ = NewLRUCache(options_.block_cache_size);
   }
+  // One memtable's worth: a flushed memtable's blocks wait here for the
+  // one filling (the pool is empty again once it has taken them).
+  arena_pool_ = std::make_shared<ArenaBlockPool>(
+      MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
+      options_.write_buffer_size);
   wal_env_options_.writable_file_max_buffer_size =
       options_.writable_file_max_buffer_size;
   wal_env_options_.bytes_per_sync = options_.wal_bytes_per_sync;
@@ -344,9 +349,9 @@ void DBImpl::StatsDumpLoop() {
 }
 
 MemTable* DBImpl::NewMemTable() const {
-  return new MemTable(icmp_,
-                      MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
-                      MemTable::BloomBitsFor(options_), options_.memtable_rep);
+  return new MemTable(
+      icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
+      MemTable::BloomBitsFor(options_), options_.memtable_rep, arena_pool_);
 }
 
 Status DBImpl::NewDB() {

@@ -297,6 +297,10 @@ class DBImpl : public DB, private ReadSampler {
   std::unique_ptr<const FilterPolicy> owned_filter_policy_;
   std::shared_ptr<Cache> block_cache_;
   std::unique_ptr<BlockAdmission> block_admission_;  // null: admit all
+  // The memtables' arena blocks, kept from a flushed memtable for the next
+  // one (util/arena.h); shared with every memtable, which may outlive the
+  // DB in a reader's hands.
+  std::shared_ptr<ArenaBlockPool> arena_pool_;
   std::shared_ptr<Logger> info_log_;
   EnvOptions wal_env_options_;
   EnvOptions sst_env_options_;

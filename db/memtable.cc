@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/options.h"
@@ -93,9 +94,9 @@ uint64_t MemTable::BloomBitsFor(const Options& options) {
 
 MemTable::MemTable(const InternalKeyComparator& comparator,
                    size_t arena_block_size, uint64_t bloom_bits,
-                   MemTableRep rep)
+                   MemTableRep rep, std::shared_ptr<ArenaBlockPool> arena_pool)
     : comparator_(comparator),
-      arena_(arena_block_size),
+      arena_(arena_block_size, std::move(arena_pool)),
       table_(comparator_, &arena_) {
   if (rep == MemTableRep::kBTree) {
     tree_ = std::make_unique<Tree>(comparator_, &arena_);

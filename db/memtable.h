@@ -76,11 +76,13 @@ class MemTable {
   // ApproximateMemoryUsage): Get answers "not here" for most absent keys
   // without searching the skiplist or tree. Like the tables' filters, it
   // requires a user comparator under which equal keys have equal bytes. rep
-  // chooses the sorted structure.
+  // chooses the sorted structure. arena_pool, if not null, supplies the
+  // arena's blocks and takes them back when the memtable is deleted.
   explicit MemTable(const InternalKeyComparator& comparator,
                     size_t arena_block_size = Arena::kDefaultBlockSize,
                     uint64_t bloom_bits = 0,
-                    MemTableRep rep = MemTableRep::kSkipList);
+                    MemTableRep rep = MemTableRep::kSkipList,
+                    std::shared_ptr<ArenaBlockPool> arena_pool = nullptr);
 
   MemTable(const MemTable&) = delete;
   MemTable& operator=(const MemTable&) = delete;

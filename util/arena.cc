@@ -2,6 +2,17 @@
 
 #include "util/arena.h"
 
+#include <utility>
+
+#if defined(CASCADEDB_ASAN)
+#include <sanitizer/asan_interface.h>
+#define CASCADEDB_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define CASCADEDB_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define CASCADEDB_POISON(p, n) ((void)(p), (void)(n))
+#define CASCADEDB_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace cascadedb {
 
 namespace {
@@ -18,11 +29,60 @@ constexpr size_t kMinBlockSize = 64;
 
 }  // namespace
 
-Arena::Arena(size_t block_size)
-    : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size) {}
+// ---------------------------------------------------------------- pool
+
+ArenaBlockPool::ArenaBlockPool(size_t block_size, size_t capacity_bytes)
+    : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size),
+      max_blocks_(capacity_bytes / block_size_) {}
+
+ArenaBlockPool::~ArenaBlockPool() {
+  MutexLock l(&mu_);
+  for (char* block : blocks_) {
+    CASCADEDB_UNPOISON(block, block_size_);
+    delete[] block;
+  }
+}
+
+char* ArenaBlockPool::Take() {
+  char* block = nullptr;
+  {
+    MutexLock l(&mu_);
+    if (blocks_.empty()) return nullptr;
+    block = blocks_.back();
+    blocks_.pop_back();
+  }
+  CASCADEDB_UNPOISON(block, block_size_);
+  return block;
+}
+
+bool ArenaBlockPool::Give(char* block) {
+  MutexLock l(&mu_);
+  if (blocks_.size() >= max_blocks_) return false;
+  // Under ASan a kept block is poisoned, so a read through a pointer into a
+  // dead memtable is still reported as a use after free would be.
+  CASCADEDB_POISON(block, block_size_);
+  blocks_.push_back(block);
+  return true;
+}
+
+size_t ArenaBlockPool::PooledBytes() const {
+  MutexLock l(&mu_);
+  return blocks_.size() * block_size_;
+}
+
+// ---------------------------------------------------------------- arena
+
+Arena::Arena(size_t block_size, std::shared_ptr<ArenaBlockPool> pool)
+    : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size),
+      pool_(pool != nullptr && pool->block_size() == block_size_
+                ? std::move(pool)
+                : nullptr) {}
 
 Arena::~Arena() {
   for (char* block : blocks_) {
+    if (pool_ == nullptr || !pool_->Give(block)) delete[] block;
+  }
+  for (char* block : large_blocks_) {
     delete[] block;
   }
 }
@@ -61,8 +121,15 @@ char* Arena::AllocateFallback(size_t bytes) {
 }
 
 char* Arena::AllocateNewBlock(size_t block_bytes) {
-  char* block = new char[block_bytes];
-  blocks_.push_back(block);
+  char* block = nullptr;
+  if (block_bytes == block_size_) {
+    if (pool_ != nullptr) block = pool_->Take();
+    if (block == nullptr) block = new char[block_bytes];
+    blocks_.push_back(block);
+  } else {
+    block = new char[block_bytes];
+    large_blocks_.push_back(block);
+  }
   // Only this (the allocating) thread writes memory_usage_, so a relaxed
   // read-modify-write is race-free; readers only need an eventually
   // up-to-date number (see MemoryUsage()).

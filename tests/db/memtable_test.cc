@@ -199,6 +199,41 @@ TEST_P(MemTableTest, UsesTheRequestedStructure) {
   EXPECT_EQ(std::get<1>(GetParam()), mem_->rep());
 }
 
+// A memtable built on a block pool gives its blocks back when deleted, and
+// the next one, built on recycled (dirty) memory, behaves like a fresh one.
+TEST_P(MemTableTest, ANewMemTableReusesTheLastOnesBlocks) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 64 * 4096);
+  const bool bloom = std::get<0>(GetParam());
+  const MemTableRep rep = std::get<1>(GetParam());
+  for (int round = 0; round < 3; round++) {
+    MemTable* mem = new MemTable(cmp_, 4096, bloom ? 64 * 1024 : 0, rep, pool);
+    for (int i = 0; i < 500; i++) {
+      char key[16];
+      std::snprintf(key, sizeof(key), "k%05d", (i * 7919) % 500);
+      ASSERT_OK(mem->Add(i + 1, kTypeValue, key,
+                         std::string(50, static_cast<char>('a' + round))));
+    }
+    for (int i = 0; i < 500; i += 37) {
+      char key[16];
+      std::snprintf(key, sizeof(key), "k%05d", i);
+      std::string value;
+      Status s;
+      ASSERT_TRUE(mem->Get(LookupKey(key, kMaxSequenceNumber), &value, &s));
+      ASSERT_OK(s);
+      EXPECT_EQ(std::string(50, static_cast<char>('a' + round)), value);
+    }
+    std::string value;
+    Status s;
+    EXPECT_FALSE(mem->Get(LookupKey("absent", kMaxSequenceNumber), &value, &s));
+    const size_t pooled_before = pool->PooledBytes();
+    if (round > 0) {
+      EXPECT_LT(pooled_before, 64u * 4096);  // it took some
+    }
+    mem->Unref();
+    EXPECT_GT(pool->PooledBytes(), pooled_before);
+  }
+}
+
 // Entries in random order, with several versions of some keys, and seeks
 // from every kind of target: the memtable agrees with a std::map of the
 // same internal keys, forwards and backwards.

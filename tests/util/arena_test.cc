@@ -4,14 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "tests/testutil/test_util.h"
+#if defined(CASCADEDB_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
 #include "util/random.h"
 
 namespace cascadedb {
@@ -211,6 +216,118 @@ TEST(ArenaTest, MemoryUsageIsReadableWhileAllocating) {
   reader.join();
   EXPECT_TRUE(monotonic);
   EXPECT_GE(arena.MemoryUsage(), 100000u * 32);
+}
+
+// ---------------------------------------------------------------- pool
+
+TEST(ArenaBlockPoolTest, ADeadArenasBlocksServeTheNextArena) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 3 * 4096);
+  std::vector<char*> first_blocks;
+  {
+    Arena arena(4096, pool);
+    for (int i = 0; i < 3; i++)
+      first_blocks.push_back(arena.Allocate(1024 * 4));
+    EXPECT_EQ(0u, pool->PooledBytes());
+  }
+  EXPECT_EQ(3u * 4096, pool->PooledBytes());
+  Arena next(4096, pool);
+  std::vector<char*> reused;
+  for (int i = 0; i < 3; i++) reused.push_back(next.Allocate(4096));
+  std::sort(first_blocks.begin(), first_blocks.end());
+  std::sort(reused.begin(), reused.end());
+  EXPECT_EQ(first_blocks, reused);
+  EXPECT_EQ(0u, pool->PooledBytes());
+  // The pool empty, blocks come from the heap again.
+  char* fresh = next.Allocate(4096);
+  EXPECT_FALSE(
+      std::binary_search(first_blocks.begin(), first_blocks.end(), fresh));
+  EXPECT_EQ(4u * (4096 + sizeof(char*)), next.MemoryUsage());
+}
+
+TEST(ArenaBlockPoolTest, KeepsNoMoreThanItsCapacity) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 2 * 4096 + 100);
+  {
+    Arena arena(4096, pool);
+    for (int i = 0; i < 5; i++) arena.Allocate(4096);
+  }
+  EXPECT_EQ(2u * 4096, pool->PooledBytes());  // the other three were freed
+}
+
+TEST(ArenaBlockPoolTest, LargeAndMismatchedBlocksAreNotKept) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 16 * 4096);
+  {
+    Arena arena(4096, pool);
+    arena.Allocate(2000);  // over a quarter: a block of its own
+    arena.Allocate(100);   // a regular block
+  }
+  EXPECT_EQ(4096u, pool->PooledBytes());
+  {
+    // An arena of another block size neither takes nor gives.
+    Arena other(8192, pool);
+    other.Allocate(100);
+  }
+  EXPECT_EQ(4096u, pool->PooledBytes());
+}
+
+TEST(ArenaBlockPoolTest, DataWrittenToRecycledBlocksSurvives) {
+  auto pool = std::make_shared<ArenaBlockPool>(1024, 64 * 1024);
+  for (int round = 0; round < 3; round++) {
+    Arena arena(1024, pool);
+    std::vector<std::pair<char*, size_t>> allocated;
+    Random rnd(301 + round);
+    for (size_t i = 0; i < 500; i++) {
+      const size_t n = 1 + rnd.Uniform(200);
+      char* p = arena.Allocate(n);
+      for (size_t j = 0; j < n; j++) p[j] = PatternByte(i, j);
+      allocated.emplace_back(p, n);
+    }
+    for (size_t i = 0; i < allocated.size(); i++) {
+      for (size_t j = 0; j < allocated[i].second; j++) {
+        ASSERT_EQ(PatternByte(i, j), allocated[i].first[j]) << round;
+      }
+    }
+  }
+}
+
+#if defined(CASCADEDB_ASAN)
+TEST(ArenaBlockPoolTest, PooledBlocksArePoisonedUnderAsan) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 4 * 4096);
+  char* p = nullptr;
+  {
+    Arena arena(4096, pool);
+    p = arena.Allocate(100);
+  }
+  EXPECT_TRUE(__asan_address_is_poisoned(p));
+  Arena next(4096, pool);
+  char* q = next.Allocate(100);
+  EXPECT_EQ(p, q);
+  EXPECT_FALSE(__asan_address_is_poisoned(q));
+}
+#endif
+
+TEST(ArenaBlockPoolTest, ArenasOnSeveralThreadsShareOnePool) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 8 * 4096);
+  std::vector<std::thread> threads;
+  std::atomic<bool> ok{true};
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; round++) {
+        Arena arena(4096, pool);
+        std::vector<char*> blocks;
+        for (int i = 0; i < 4; i++) {
+          char* p = arena.Allocate(4096);
+          memset(p, t + 1, 4096);
+          blocks.push_back(p);
+        }
+        for (char* p : blocks) {
+          if (p[0] != t + 1 || p[4095] != t + 1) ok = false;
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_TRUE(ok);
+  EXPECT_LE(pool->PooledBytes(), 8u * 4096);
 }
 
 }  // namespace cascadedb
