@@ -10,6 +10,8 @@
 #include "db/table_cache.h"
 #include "db/table_file_writer.h"
 #include "db/version_set.h"
+#include "table/table.h"
+#include "util/key_buffer.h"
 
 namespace cascadedb {
 
@@ -36,6 +38,127 @@ CompactionJob::CompactionJob(const std::string& dbname, Env* env,
   table_options_.compression = compaction_->OutputCompression();
   table_options_.preallocation_size = compaction_->MaxOutputFileSize();
 }
+
+CompactionJob::~CompactionJob() = default;
+
+// The files of one level (sorted, not overlapping) walked entry by entry as
+// an iterator would, and block by block: at each block's first entry the
+// block as stored can be taken whole instead (SkipBlock).
+class CompactionJob::RunReader {
+ public:
+  // files and cache are borrowed. compression: the outputs'.
+  RunReader(TableCache* cache, const std::vector<FileMetaData*>* files,
+            CompressionType compression)
+      : cache_(cache),
+        files_(files),
+        compression_name_(CompressionTypeName(compression)) {}
+  RunReader(const RunReader&) = delete;
+  RunReader& operator=(const RunReader&) = delete;
+  ~RunReader() { CloseFile(); }
+
+  void SeekToFirst() {
+    CloseFile();
+    next_file_ = 0;
+    status_ = Status::OK();
+    EnterBlock();
+  }
+  // False at the end or after an error (status()).
+  bool Valid() const {
+    return walker_ != nullptr && walker_->Valid() &&
+           walker_->entries()->Valid();
+  }
+  Status status() const { return status_; }
+  Slice key() const { return walker_->entries()->key(); }
+  Slice value() const { return walker_->entries()->value(); }
+  void Next() {
+    Iterator* entries = walker_->entries();
+    entries->Next();
+    at_block_start_ = false;
+    if (entries->Valid()) return;
+    if (!entries->status().ok()) {
+      Fail(entries->status());
+      return;
+    }
+    walker_->Next();
+    EnterBlock();
+  }
+
+  // The current entry is its block's first; then the block's bytes as
+  // stored, its index key and an iterator over its entries (which a caller
+  // may walk, as long as it seeks it back to the first entry) are valid.
+  bool AtBlockStart() const { return at_block_start_; }
+  // The current file was written with the outputs' compression, so each
+  // of its blocks is stored as an output's would be (compressed, or not
+  // where that did not save enough).
+  bool SameCompression() const { return same_compression_; }
+  Slice stored() const { return walker_->stored(); }
+  Slice index_key() const { return walker_->index_key(); }
+  Iterator* block_entries() const { return walker_->entries(); }
+  // To the next block's first entry. REQUIRES: AtBlockStart().
+  void SkipBlock() {
+    walker_->Next();
+    EnterBlock();
+  }
+
+ private:
+  // From the walker's current block on, to the first entry of a block,
+  // opening the next files as needed.
+  void EnterBlock() {
+    at_block_start_ = false;
+    while (status_.ok()) {
+      if (walker_ != nullptr && walker_->Valid()) {
+        Iterator* entries = walker_->entries();
+        entries->SeekToFirst();
+        if (entries->Valid()) {
+          at_block_start_ = true;
+          return;
+        }
+        if (!entries->status().ok()) {
+          Fail(entries->status());
+          return;
+        }
+        walker_->Next();  // an empty block
+        continue;
+      }
+      if (walker_ != nullptr && !walker_->status().ok()) {
+        Fail(walker_->status());
+        return;
+      }
+      CloseFile();
+      if (next_file_ >= files_->size()) return;  // the end
+      const FileMetaData* f = (*files_)[next_file_++];
+      Status s = cache_->FindTable(f->number, f->file_size, &handle_);
+      if (!s.ok()) {
+        Fail(s);
+        return;
+      }
+      const Table* table = cache_->GetTable(handle_);
+      same_compression_ =
+          table->properties().compression_name == compression_name_;
+      walker_ = std::make_unique<Table::BlockWalker>(table);
+      walker_->SeekToFirst();
+    }
+  }
+  void Fail(const Status& s) {
+    status_ = s;
+    CloseFile();
+  }
+  void CloseFile() {
+    walker_.reset();
+    if (handle_ != nullptr) cache_->Release(handle_);
+    handle_ = nullptr;
+  }
+
+  TableCache* const cache_;
+  const std::vector<FileMetaData*>* const files_;
+  const std::string compression_name_;
+  size_t next_file_ = 0;
+  bool same_compression_ = false;
+  Cache::Handle* handle_ = nullptr;  // pins the current file's table
+  std::unique_ptr<Table::BlockWalker> walker_;
+  bool at_block_start_ = false;
+  Status status_;
+};
 
 // An output is synced only when kMaxUnsyncedOutputs newer ones are
 // finished, or at the end: the device writes it back meanwhile (started
@@ -112,53 +235,60 @@ Status CompactionJob::Run() {
   const RateLimiter::IOPriority priority = c->level() == 0
                                                ? RateLimiter::IOPriority::kHigh
                                                : RateLimiter::IOPriority::kLow;
-  std::unique_ptr<Iterator> input(versions_->MakeInputIterator(c));
-  ObsoleteEntryFilter filter(ucmp_, snapshots_);
-  TableFileWriter writer(env_, env_options_, rate_limiter_, priority);
-  bool cut_requested = false;
+  // With blocks copied whole, the output level's files are read block by
+  // block beside a merge of the other inputs ("upper").
+  std::unique_ptr<RunReader> lower;
+  if (copy_blocks_ && c->level() != c->output_level() &&
+      !c->inputs(1).empty()) {
+    lower = std::make_unique<RunReader>(versions_->table_cache(), &c->inputs(1),
+                                        table_options_.compression);
+  }
+  std::unique_ptr<Iterator> upper(
+      versions_->MakeInputIterator(c, /*include_output_level=*/!lower));
+  filter_ = std::make_unique<ObsoleteEntryFilter>(ucmp_, snapshots_);
+  writer_ = std::make_unique<TableFileWriter>(env_, env_options_, rate_limiter_,
+                                              priority);
+  cut_requested_ = false;
+  const InternalKeyComparator* icmp = versions_->icmp();
   Status s;
-  for (input->SeekToFirst(); input->Valid(); input->Next()) {
+  upper->SeekToFirst();
+  if (lower != nullptr) lower->SeekToFirst();
+  while (true) {
     if (shutting_down_ != nullptr &&
         shutting_down_->load(std::memory_order_acquire)) {
       s = Status::Aborted("compaction stopped: the DB is closing");
       break;
     }
     MaybePause();
-    const Slice key = input->key();
-    ++stats_.input_records;
-    ParsedInternalKey ikey;
-    s = ParseInternalKey(key, &ikey);
-    if (!s.ok()) break;
-    bool new_user_key;
-    const bool drop = filter.ShouldDrop(
-        ikey,
-        [c](const Slice& user_key) { return c->IsBaseLevelForKey(user_key); },
-        &new_user_key);
-    // ShouldStopBefore tracks the grandparent overlap; it must see every
-    // key in order, but a file is only cut between user keys.
-    if (c->ShouldStopBefore(key)) cut_requested = true;
-    if (new_user_key) {
-      if (cut_requested && writer.is_open()) {
-        s = FinishOutput(&writer);
+    bool from_lower = false;
+    if (lower != nullptr && lower->Valid()) {
+      from_lower =
+          !upper->Valid() || icmp->Compare(lower->key(), upper->key()) < 0;
+    } else if (lower != nullptr && !lower->status().ok()) {
+      s = lower->status();
+      break;
+    } else if (!upper->Valid()) {
+      break;
+    }
+    if (from_lower) {
+      if (lower->AtBlockStart() && TryCopyBlock(lower.get(), upper.get(), &s)) {
         if (!s.ok()) break;
+        continue;
       }
-      cut_requested = false;
-    }
-    if (drop) {
-      ++stats_.dropped_records;
-      continue;
-    }
-    if (!writer.is_open()) {
-      s = writer.Open(dbname_, new_file_number_(), table_options_);
+      s = AddEntry(lower->key(), lower->value());
       if (!s.ok()) break;
+      lower->Next();
+    } else {
+      s = AddEntry(upper->key(), upper->value());
+      if (!s.ok()) break;
+      upper->Next();
     }
-    writer.Add(key, input->value());
-    if (writer.FileSize() >= c->MaxOutputFileSize()) cut_requested = true;
   }
-  if (s.ok()) s = input->status();
-  if (s.ok() && writer.is_open()) s = FinishOutput(&writer);
-  writer.Abandon();
-  input.reset();
+  if (s.ok()) s = upper->status();
+  if (s.ok() && writer_->is_open()) s = FinishOutput(writer_.get());
+  writer_->Abandon();
+  upper.reset();
+  lower.reset();
   if (s.ok()) s = SyncOutputs();
   unsynced_.clear();  // after an error: closed unsynced, deleted below
   if (s.ok()) s = OpenOutputs();
@@ -174,6 +304,101 @@ Status CompactionJob::Run() {
   stats_.cpu_micros =
       (env_->NowCPUNanos() - start_cpu - paused_cpu_nanos_) / 1000;
   return s;
+}
+
+Status CompactionJob::AddEntry(const Slice& key, const Slice& value) {
+  Compaction* const c = compaction_;
+  ++stats_.input_records;
+  ParsedInternalKey ikey;
+  Status s = ParseInternalKey(key, &ikey);
+  if (!s.ok()) return s;
+  bool new_user_key;
+  const bool drop = filter_->ShouldDrop(
+      ikey,
+      [c](const Slice& user_key) { return c->IsBaseLevelForKey(user_key); },
+      &new_user_key);
+  // ShouldStopBefore tracks the grandparent overlap; it must see every
+  // key in order, but a file is only cut between user keys.
+  if (c->ShouldStopBefore(key)) cut_requested_ = true;
+  if (new_user_key) {
+    if (cut_requested_ && writer_->is_open()) {
+      s = FinishOutput(writer_.get());
+      if (!s.ok()) return s;
+    }
+    cut_requested_ = false;
+  }
+  if (drop) {
+    ++stats_.dropped_records;
+    return Status::OK();
+  }
+  if (!writer_->is_open()) {
+    s = writer_->Open(dbname_, new_file_number_(), table_options_);
+    if (!s.ok()) return s;
+  }
+  writer_->Add(key, value);
+  if (writer_->FileSize() >= c->MaxOutputFileSize()) cut_requested_ = true;
+  return Status::OK();
+}
+
+bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
+  Compaction* const c = compaction_;
+  if (!lower->SameCompression()) return false;
+  // The index key is >= each key of the block, so an upper user key past
+  // its user key is past the whole block.
+  ParsedInternalKey bound;
+  if (!ParseInternalKey(lower->index_key(), &bound).ok()) return false;
+  if (upper->Valid()) {
+    ParsedInternalKey next;
+    if (!ParseInternalKey(upper->key(), &next).ok() ||
+        ucmp_->Compare(next.user_key, bound.user_key) <= 0) {
+      return false;
+    }
+  }
+  Iterator* entries = lower->block_entries();
+  KeyBuffer last_user_key;
+  SequenceNumber last_sequence = 0;
+  uint64_t n = 0;
+  bool copyable = true;
+  for (; copyable && entries->Valid(); entries->Next()) {
+    ParsedInternalKey ikey;
+    copyable =
+        ParseInternalKey(entries->key(), &ikey).ok() &&
+        ikey.type == kTypeValue &&
+        (n == 0 ? filter_->IsNewUserKey(ikey.user_key)
+                : ucmp_->Compare(ikey.user_key, last_user_key.slice()) != 0);
+    last_user_key.Assign(ikey.user_key);
+    last_sequence = ikey.sequence;
+    ++n;
+  }
+  copyable = copyable && entries->status().ok() && n > 0;
+  entries->SeekToFirst();  // where the entry-by-entry path expects it
+  if (!copyable) return false;
+
+  // The cut rules of AddEntry: the block's first key is a new user key, so
+  // a cut due there is made before the block; one due inside it waits for
+  // the block's end (the next new user key).
+  if (c->ShouldStopBefore(entries->key())) cut_requested_ = true;
+  if (cut_requested_ && writer_->is_open()) {
+    *s = FinishOutput(writer_.get());
+    if (!s->ok()) return true;
+  }
+  cut_requested_ = false;
+  for (entries->Next(); entries->Valid(); entries->Next()) {
+    if (c->ShouldStopBefore(entries->key())) cut_requested_ = true;
+  }
+  if (!writer_->is_open()) {
+    *s = writer_->Open(dbname_, new_file_number_(), table_options_);
+    if (!s->ok()) return true;
+  }
+  const Slice stored = lower->stored();
+  writer_->AddStoredBlock(stored, entries);
+  filter_->NoteKept(last_user_key.slice(), last_sequence);
+  stats_.input_records += n;
+  ++stats_.copied_blocks;
+  stats_.copied_bytes += stored.size();
+  if (writer_->FileSize() >= c->MaxOutputFileSize()) cut_requested_ = true;
+  lower->SkipBlock();
+  return true;
 }
 
 void CompactionJob::AddToEdit(VersionEdit* edit) const {

@@ -34,6 +34,9 @@
 
 namespace cascadedb {
 
+class Iterator;
+class ObsoleteEntryFilter;
+class TableFileWriter;
 class VersionSet;
 
 struct CompactionJobStats {
@@ -45,6 +48,10 @@ struct CompactionJobStats {
   uint64_t input_records = 0;
   uint64_t dropped_records = 0;
   uint64_t output_records = 0;
+  // Data blocks of the output level's inputs written out whole, and their
+  // bytes (CompactionJob::TryCopyBlock).
+  uint64_t copied_blocks = 0;
+  uint64_t copied_bytes = 0;
   int input_files_input_level = 0;
   int input_files_output_level = 0;
 };
@@ -63,6 +70,7 @@ class CompactionJob {
                 Compaction* compaction, std::vector<SequenceNumber> snapshots,
                 std::function<uint64_t()> new_file_number,
                 const std::atomic<bool>* shutting_down);
+  ~CompactionJob();
 
   // A pause point between entries: when *requested is set, Run calls
   // serve() (with no lock held) and goes on. DBImpl uses it to flush a
@@ -73,6 +81,11 @@ class CompactionJob {
     pause_requested_ = requested;
     serve_pause_ = std::move(serve);
   }
+
+  // Whether blocks of the output level's inputs that would pass unchanged
+  // are written out whole, without being decoded and encoded again
+  // (Options::compaction_copy_blocks). Default: true.
+  void SetCopyBlocks(bool copy_blocks) { copy_blocks_ = copy_blocks; }
 
   // Merges the inputs into outputs(). On error every output written is
   // deleted and outputs() is empty.
@@ -88,7 +101,23 @@ class CompactionJob {
   // Outputs finished but not yet synced: at most this many at a time.
   static constexpr size_t kMaxUnsyncedOutputs = 4;
 
-  Status FinishOutput(class TableFileWriter* writer);
+  // The output level's inputs, read block by block (compaction_job.cc).
+  class RunReader;
+
+  // Passes one entry to the outputs: drops what no reader can see, cuts
+  // output files at their size and at grandparent boundaries (between user
+  // keys), opens outputs as needed.
+  Status AddEntry(const Slice& key, const Slice& value);
+  // Writes the lower run's current block (at its first entry) to the
+  // output whole, when no entry of the other inputs (upper, at its next
+  // entry) falls within its key range and each of its entries would pass
+  // AddEntry unchanged: a value, the only entry of its user key. Returns
+  // false, with lower still at the block's first entry, when it may not;
+  // true when it was copied (lower then at the next block) or the copy
+  // failed (*s).
+  bool TryCopyBlock(RunReader* lower, Iterator* upper, Status* s);
+
+  Status FinishOutput(TableFileWriter* writer);
   Status SyncOldestOutput();
   // Syncs and closes every unsynced output, then the directory.
   Status SyncOutputs();
@@ -111,8 +140,13 @@ class CompactionJob {
   const std::atomic<bool>* const shutting_down_;
   const std::atomic<bool>* pause_requested_ = nullptr;
   std::function<void()> serve_pause_;
+  bool copy_blocks_ = true;
   uint64_t paused_micros_ = 0;
   uint64_t paused_cpu_nanos_ = 0;
+  // The merge's state while Run runs.
+  std::unique_ptr<ObsoleteEntryFilter> filter_;
+  std::unique_ptr<TableFileWriter> writer_;
+  bool cut_requested_ = false;  // cut the output before the next user key
   std::vector<FileMetaData> outputs_;
   std::deque<std::unique_ptr<WritableFile>> unsynced_;  // oldest first
   CompactionJobStats stats_;

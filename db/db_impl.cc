@@ -1762,6 +1762,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
         versions_.get(), c, std::move(snapshots),
         [this] { return NewOutputFileNumber(); }, &shutting_down_);
     job.SetPausePoint(&flush_waiting_, [this] { FlushForCompactionJob(); });
+    job.SetCopyBlocks(options_.compaction_copy_blocks);
     ++jobs_taking_flushes_;
     mutex_.Unlock();
     ForEachListener(
@@ -1809,6 +1810,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
       RecordTick(kCompactReadBytes,
                  js.bytes_read_input_level + js.bytes_read_output_level);
       RecordTick(kCompactWriteBytes, js.bytes_written);
+      RecordTick(kCompactCopiedBytes, js.copied_bytes);
       RecordTick(kSstBytesWritten, js.bytes_written);
       RecordTick(kCompactionKeyDropObsolete, js.dropped_records);
       MeasureTime(kCompactionMicros, js.micros);
@@ -1827,13 +1829,14 @@ Status DBImpl::RunCompaction(Compaction* c) {
     Log(info_log_.get(),
         "Compacted L%d (%d files) + L%d (%d files) -> %zu files at L%d: "
         "read %" PRIu64 " bytes, wrote %" PRIu64 " bytes, dropped %" PRIu64
-        " of %" PRIu64 " entries in %" PRIu64 " us (CPU %" PRIu64
-        " us, %s): %s",
+        " of %" PRIu64 " entries (copied %" PRIu64 " blocks, %" PRIu64
+        " bytes) in %" PRIu64 " us (CPU %" PRIu64 " us, %s): %s",
         c->level(), js.input_files_input_level, c->output_level(),
         js.input_files_output_level, job.outputs().size(), c->output_level(),
         js.bytes_read_input_level + js.bytes_read_output_level,
-        js.bytes_written, js.dropped_records, js.input_records, js.micros,
-        js.cpu_micros, CompactionReasonName(c->reason()), s.ToString().c_str());
+        js.bytes_written, js.dropped_records, js.input_records,
+        js.copied_blocks, js.copied_bytes, js.micros, js.cpu_micros,
+        CompactionReasonName(c->reason()), s.ToString().c_str());
   }
   if (s.ok()) internal_stats_.AddCompactionStats(c->output_level(), cstats);
   if (notify) {

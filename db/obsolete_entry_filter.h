@@ -64,6 +64,23 @@ class ObsoleteEntryFilter {
            is_base_level(ikey.user_key);
   }
 
+  // True if an entry of user_key would be the first of its user key, i.e.
+  // the last entry seen was of another one.
+  bool IsNewUserKey(const Slice& user_key) const {
+    return !has_current_ ||
+           ucmp_->Compare(user_key, current_user_key_.slice()) != 0;
+  }
+
+  // Records an entry the caller kept without asking ShouldDrop (a copied
+  // block's), as ShouldDrop would have seen it: the first entry of its
+  // user key, at sequence. REQUIRES: IsNewUserKey(user_key), and keys in
+  // order as for ShouldDrop.
+  void NoteKept(const Slice& user_key, SequenceNumber sequence) {
+    current_user_key_.Assign(user_key);
+    has_current_ = true;
+    last_stripe_ = StripeOf(sequence);
+  }
+
   // For flushes: deletions are never dropped (deeper data may exist).
   bool ShouldDrop(const ParsedInternalKey& ikey) {
     return ShouldDrop(ikey, [](const Slice&) { return false; });

@@ -68,6 +68,15 @@ void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
   builder_->Add(internal_key, value);
 }
 
+void TableFileWriter::AddStoredBlock(const Slice& stored, Iterator* entries) {
+  assert(builder_ != nullptr);
+  if (builder_->NumEntries() == 0) {
+    entries->SeekToFirst();
+    if (entries->Valid()) meta_.smallest.DecodeFrom(entries->key());
+  }
+  builder_->AddStoredBlock(stored, entries);
+}
+
 Status TableFileWriter::Finish(FileMetaData* meta) {
   const std::string name = file_name_;
   std::unique_ptr<WritableFile> file;

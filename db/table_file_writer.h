@@ -46,6 +46,10 @@ class TableFileWriter {
   // smallest/largest key and sequence numbers. REQUIRES: Open succeeded.
   void Add(const Slice& internal_key, const Slice& value);
 
+  // Adds a block of another table whole (TableBuilder::AddStoredBlock),
+  // tracking the keys as Add does. REQUIRES: Open succeeded.
+  void AddStoredBlock(const Slice& stored, Iterator* entries);
+
   // Writes the rest of the table, syncs and closes the file, syncs the
   // directory (so the file survives a power loss), and stores the
   // file's number, size, key range and sequence range in *meta. On error the

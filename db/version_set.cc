@@ -1124,12 +1124,13 @@ std::string VersionSet::LevelSummary() const {
   return r;
 }
 
-Iterator* VersionSet::MakeInputIterator(Compaction* c) {
+Iterator* VersionSet::MakeInputIterator(Compaction* c,
+                                        bool include_output_level) {
   ReadOptions options;
   options.verify_checksums = true;
   options.fill_cache = false;
   std::vector<Iterator*> list;
-  for (int which = 0; which < 2; which++) {
+  for (int which = 0; which < (include_output_level ? 2 : 1); which++) {
     const std::vector<FileMetaData*>& files = c->inputs(which);
     if (files.empty()) continue;
     const int level = which == 0 ? c->level() : c->output_level();

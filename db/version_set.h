@@ -313,8 +313,10 @@ class VersionSet {
   // Returns an iterator (owned by the caller; c must outlive it) merging
   // all inputs of c: each L0 file on its own, a concatenating iterator for
   // the files of any other level. Blocks are checksummed and not added to
-  // the block cache; tables read ahead (for_compaction).
-  Iterator* MakeInputIterator(Compaction* c);
+  // the block cache; tables read ahead (for_compaction). Without
+  // include_output_level, inputs(1) is left out (a caller reading the
+  // output level's files itself, block by block).
+  Iterator* MakeInputIterator(Compaction* c, bool include_output_level = true);
 
   // The compact cursor of level: where the next size-triggered compaction
   // of level starts (an encoded internal key; empty = the level's start).

@@ -84,9 +84,9 @@ void EncodeBlockTrailer(const Slice& payload, CompressionType type,
   EncodeFixed32(trailer + 1, crc32c::Mask(crc));
 }
 
-Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
-                 const BlockHandle& handle, BlockContents* result) {
-  *result = BlockContents();
+Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
+                       const BlockHandle& handle, std::unique_ptr<char[]>* buf,
+                       Slice* stored) {
   const uint64_t offset = handle.offset();
   const uint64_t size = handle.size();
   if (size > kMaxBlockSize || offset > UINT64_MAX - size - kBlockTrailerSize) {
@@ -95,29 +95,41 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   }
   const size_t n = static_cast<size_t>(size);
   // A file that returns its own memory (an mmap) needs no scratch buffer.
-  std::unique_ptr<char[]> buf;
-  if (!file->ReturnsOwnMemory()) buf.reset(new char[n + kBlockTrailerSize]);
+  buf->reset();
+  if (!file->ReturnsOwnMemory()) buf->reset(new char[n + kBlockTrailerSize]);
   Slice contents;
-  Status s = file->Read(offset, n + kBlockTrailerSize, &contents, buf.get());
+  Status s = file->Read(offset, n + kBlockTrailerSize, &contents, buf->get());
   if (!s.ok()) return s;
   if (contents.size() != n + kBlockTrailerSize) {
     return Status::Corruption("truncated block read" + AtOffset(offset));
   }
-
-  const char* data = contents.data();
   if (verify_checksum) {
+    const char* data = contents.data();
     const uint32_t expected = crc32c::Unmask(DecodeFixed32(data + n + 1));
     const uint32_t actual = crc32c::Value(data, n + 1);
     if (actual != expected) {
       return Status::Corruption("block checksum mismatch" + AtOffset(offset));
     }
   }
+  *stored = contents;
+  return Status::OK();
+}
 
-  const auto type =
-      static_cast<CompressionType>(static_cast<unsigned char>(data[n]));
+CompressionType StoredBlockType(const Slice& stored) {
+  return static_cast<CompressionType>(
+      static_cast<unsigned char>(stored[stored.size() - kBlockTrailerSize]));
+}
+
+Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
+                             std::unique_ptr<char[]>* buf,
+                             BlockContents* result) {
+  *result = BlockContents();
+  const char* data = stored.data();
+  const size_t n = stored.size() - kBlockTrailerSize;
+  const CompressionType type = StoredBlockType(stored);
   if (type == kNoCompression) {
-    if (buf != nullptr && data == buf.get()) {
-      result->data = Slice(buf.release(), n);
+    if (*buf != nullptr && data == buf->get()) {
+      result->data = Slice(buf->release(), n);
       result->heap_allocated = true;
       result->cachable = true;
     } else {
@@ -134,7 +146,8 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   }
   std::unique_ptr<char[]> uncompressed;
   size_t uncompressed_size = 0;
-  s = UncompressBlock(type, Slice(data, n), &uncompressed, &uncompressed_size);
+  Status s =
+      UncompressBlock(type, Slice(data, n), &uncompressed, &uncompressed_size);
   if (!s.ok()) {
     return Status::Corruption(s.message() + AtOffset(offset));
   }
@@ -142,6 +155,16 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   result->heap_allocated = true;
   result->cachable = true;
   return Status::OK();
+}
+
+Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
+                 const BlockHandle& handle, BlockContents* result) {
+  *result = BlockContents();
+  std::unique_ptr<char[]> buf;
+  Slice stored;
+  Status s = ReadStoredBlock(file, verify_checksum, handle, &buf, &stored);
+  if (!s.ok()) return s;
+  return UncompressStoredBlock(stored, handle.offset(), &buf, result);
 }
 
 Status WriteBlock(WritableFile* file, uint64_t* offset, const Slice& raw,

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "cascadedb/env.h"
@@ -127,6 +128,27 @@ struct BlockContents {
 //   any IOError from file.
 Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
                  const BlockHandle& handle, BlockContents* result);
+
+// ReadBlock in two steps, for a caller that wants a block's bytes as
+// stored as well (a compaction copying blocks whole). ReadStoredBlock reads
+// the payload and trailer at handle into *stored, checking the checksum
+// when verify_checksum; *stored points into the file's own memory (an
+// mmap) or into *buf, allocated here otherwise. Errors as ReadBlock's,
+// but for the codec's.
+Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
+                       const BlockHandle& handle, std::unique_ptr<char[]>* buf,
+                       Slice* stored);
+// The compression type in a stored block's trailer.
+// REQUIRES: stored.size() >= kBlockTrailerSize.
+CompressionType StoredBlockType(const Slice& stored);
+// Uncompresses a block read by ReadStoredBlock (at offset, for messages)
+// into *result; an uncompressed block in *buf moves into *result, so
+// *stored stays valid as long as *result (or *buf) does. Errors:
+// NotSupported for an unknown compression type, Corruption for a
+// malformed payload, each naming the offset.
+Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
+                             std::unique_ptr<char[]>* buf,
+                             BlockContents* result);
 
 // Appends raw (compressed with type/level first when that saves >= 12.5%,
 // else stored as kNoCompression) plus its trailer to file, at file offset

@@ -447,6 +447,69 @@ Iterator* Table::NewIterator(const ReadOptions& options,
   return iter;
 }
 
+// ---------------------------------------------------------------- walker
+
+Table::BlockWalker::BlockWalker(const Table* table)
+    : table_(table), file_(table->file_.get()) {
+  if (table_->options_.readahead_size > 0) {
+    readahead_ = NewReadaheadRandomAccessFile(table_->file_.get(),
+                                              table_->options_.readahead_size);
+    file_ = readahead_.get();
+  }
+  ReadOptions options;
+  options.fill_cache = false;
+  index_.reset(table_->NewIndexIterator(options));
+}
+
+Table::BlockWalker::~BlockWalker() = default;
+
+void Table::BlockWalker::SeekToFirst() {
+  index_->SeekToFirst();
+  Load();
+}
+
+void Table::BlockWalker::Next() {
+  assert(Valid());
+  index_->Next();
+  Load();
+}
+
+void Table::BlockWalker::Load() {
+  entries_.reset();
+  block_.reset();
+  stored_ = Slice();
+  if (!status_.ok()) return;
+  if (!index_->Valid()) {
+    status_ = index_->status().WithContext(table_->file_name_);
+    return;
+  }
+  BlockHandle handle;
+  Slice input = index_->value();
+  Status s = handle.DecodeFrom(&input);
+  if (s.ok() && (handle.offset() > table_->data_end_ ||
+                 handle.size() + kBlockTrailerSize >
+                     table_->data_end_ - handle.offset())) {
+    s = Status::Corruption("data block handle out of range" +
+                           AtOffset(handle.offset()));
+  }
+  if (s.ok()) {
+    s = ReadStoredBlock(file_, /*verify_checksum=*/true, handle, &buf_,
+                        &stored_);
+  }
+  BlockContents contents;
+  if (s.ok()) {
+    table_->Tick(kSstBytesRead, handle.size() + kBlockTrailerSize);
+    s = UncompressStoredBlock(stored_, handle.offset(), &buf_, &contents);
+  }
+  if (!s.ok()) {
+    status_ = s.WithContext(table_->file_name_);
+    stored_ = Slice();
+    return;
+  }
+  block_ = std::make_unique<Block>(contents);
+  entries_.reset(block_->NewIterator(table_->options_.comparator));
+}
+
 Status Table::FilterMayMatch(const ReadOptions& options, const Slice& user_key,
                              bool* may_match) const {
   *may_match = true;

@@ -87,6 +87,49 @@ class Table {
   // a key past the last one. Monotonic in key. 0 on a read error.
   uint64_t ApproximateOffsetOf(const Slice& key) const;
 
+  // Walks the table's data blocks in file order, each as its bytes as
+  // stored (payload and trailer, the checksum always checked) and as
+  // entries, for a compaction that copies blocks whole
+  // (TableBuilder::AddStoredBlock). Reads through the same readahead as a
+  // compaction's iterator and bypasses the block cache. Must not outlive
+  // the table. Errors (status()) are prefixed with the file name.
+  // Thread safety: one thread at a time.
+  class BlockWalker {
+   public:
+    explicit BlockWalker(const Table* table);
+    ~BlockWalker();
+    BlockWalker(const BlockWalker&) = delete;
+    BlockWalker& operator=(const BlockWalker&) = delete;
+
+    void SeekToFirst();
+    // False past the last block or after an error.
+    bool Valid() const { return entries_ != nullptr; }
+    void Next();
+    Status status() const { return status_; }
+
+    // The current block (all valid until Next): its bytes as stored, its
+    // index key (>= each of its keys, < each key of the next block), and
+    // an iterator over its entries, owned by the walker.
+    // REQUIRES: Valid().
+    Slice stored() const { return stored_; }
+    Slice index_key() const { return index_->key(); }
+    Iterator* entries() const { return entries_.get(); }
+
+   private:
+    // Reads the block the index is at, or ends the walk.
+    void Load();
+
+    const Table* const table_;
+    std::unique_ptr<RandomAccessFile> readahead_;  // null: table's file
+    RandomAccessFile* file_;
+    std::unique_ptr<Iterator> index_;
+    std::unique_ptr<char[]> buf_;  // the stored bytes, unless mapped
+    Slice stored_;
+    std::unique_ptr<Block> block_;
+    std::unique_ptr<Iterator> entries_;  // over block_; null when !Valid()
+    Status status_;
+  };
+
   const TableProperties& properties() const { return properties_; }
   const std::string& file_name() const { return file_name_; }
   uint64_t file_size() const { return file_size_; }

@@ -78,12 +78,20 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
     // < key, so the comparator may shorten it.
     assert(data_block_.empty());
     options_.comparator->FindShortestSeparator(&last_key_, key);
-    std::string handle_encoding;
-    pending_handle_.EncodeTo(&handle_encoding);
-    index_block_.Add(last_key_, handle_encoding);
-    pending_index_entry_ = false;
+    AddIndexEntry();
   }
 
+  CountEntry(key, value);
+
+  // The data block keeps the last key (for prefix sharing); last_key_ only
+  // takes it when the block is flushed, so a key is copied once per entry.
+  data_block_.Add(key, value);
+  if (data_block_.CurrentSizeEstimate() >= options_.block_size) {
+    FlushDataBlock();
+  }
+}
+
+void TableBuilder::CountEntry(const Slice& key, const Slice& value) {
   const TableKeyFormat* format = options_.key_format;
   if (filter_block_ != nullptr) {
     filter_block_->AddKey(format != nullptr ? format->UserKey(key) : key);
@@ -102,13 +110,56 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   ++properties_.num_entries;
   properties_.raw_key_size += key.size();
   properties_.raw_value_size += value.size();
+}
 
-  // The data block keeps the last key (for prefix sharing); last_key_ only
-  // takes it when the block is flushed, so a key is copied once per entry.
-  data_block_.Add(key, value);
-  if (data_block_.CurrentSizeEstimate() >= options_.block_size) {
-    FlushDataBlock();
+void TableBuilder::AddStoredBlock(const Slice& stored, Iterator* entries) {
+  assert(!closed_);
+  if (!status_.ok()) return;
+  entries->SeekToFirst();
+  if (!entries->Valid()) {
+    status_ = entries->status().ok()
+                  ? Status::InvalidArgument("table: stored block is empty")
+                  : entries->status();
+    return;
   }
+  if (properties_.num_entries > 0 &&
+      options_.comparator->Compare(entries->key(), LastKey()) <= 0) {
+    status_ = Status::InvalidArgument(
+        "table keys added out of order (stored block at entry " +
+        std::to_string(properties_.num_entries) + " is not after the last)");
+    return;
+  }
+  FlushDataBlock();
+  if (!status_.ok()) return;
+  if (pending_index_entry_) {
+    options_.comparator->FindShortestSeparator(&last_key_, entries->key());
+    AddIndexEntry();
+  }
+  for (; entries->Valid(); entries->Next()) {
+    CountEntry(entries->key(), entries->value());
+    const Slice key = entries->key();  // valid until the iterator moves on
+    last_key_.assign(key.data(), key.size());
+  }
+  if (!entries->status().ok()) {
+    status_ = entries->status();
+    return;
+  }
+  status_ = file_->Append(stored);
+  if (!status_.ok()) return;
+  pending_handle_.set_offset(offset_);
+  pending_handle_.set_size(stored.size() - kBlockTrailerSize);
+  offset_ += stored.size();
+  pending_index_entry_ = true;
+  properties_.data_size += stored.size();
+  ++properties_.num_data_blocks;
+}
+
+void TableBuilder::AddIndexEntry() {
+  assert(pending_index_entry_);
+  std::string handle_encoding;
+  pending_handle_.EncodeTo(&handle_encoding);
+  index_block_.Add(last_key_, handle_encoding);
+  pending_index_entry_ = false;
 }
 
 void TableBuilder::FlushDataBlock() {
@@ -148,10 +199,7 @@ Status TableBuilder::Finish() {
   if (pending_index_entry_) {
     // The last block's separator only has to be >= its keys.
     options_.comparator->FindShortSuccessor(&last_key_);
-    std::string handle_encoding;
-    pending_handle_.EncodeTo(&handle_encoding);
-    index_block_.Add(last_key_, handle_encoding);
-    pending_index_entry_ = false;
+    AddIndexEntry();
   }
   BlockHandle index_handle;
   WriteBlock(index_block_.Finish(), options_.compression, &index_handle);

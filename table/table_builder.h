@@ -18,6 +18,7 @@
 #include <string>
 
 #include "cascadedb/env.h"
+#include "cascadedb/iterator.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
 #include "table/block_builder.h"
@@ -45,6 +46,18 @@ class TableBuilder {
   // options.comparator, else status() becomes InvalidArgument. Does nothing
   // once status() is not OK. REQUIRES: Finish() and Abandon() not called.
   void Add(const Slice& key, const Slice& value);
+
+  // Adds a data block of another table whole: stored is its bytes as
+  // stored (payload and trailer, as Table::BlockWalker gives them) and
+  // entries iterates its entries (walked from SeekToFirst). The block
+  // being built is written first; the stored bytes are then appended
+  // unchanged (no decompression or compression) and indexed, and its keys
+  // go to the filter and the properties as Add's would. Its first key must
+  // be after every key added so far, else status() becomes
+  // InvalidArgument. The caller makes sure the block's compression and
+  // key format suit this table. REQUIRES: Finish() and Abandon() not
+  // called.
+  void AddStoredBlock(const Slice& stored, Iterator* entries);
 
   // OK, or the first error (invalid options, a failed write).
   Status status() const { return status_; }
@@ -74,6 +87,10 @@ class TableBuilder {
   const TableProperties& properties() const { return properties_; }
 
  private:
+  // Counts an entry in the filter and the properties.
+  void CountEntry(const Slice& key, const Slice& value);
+  // Adds the last written block's index entry, keyed by last_key_.
+  void AddIndexEntry();
   // Writes the current data block and remembers it for the next index
   // entry.
   void FlushDataBlock();

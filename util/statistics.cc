@@ -71,6 +71,7 @@ constexpr TickerInfo kTickerInfo[] = {
     {kFlushesInCompaction, "cascadedb.flush.in.compaction"},
     {kCompactReadBytes, "cascadedb.compact.read.bytes"},
     {kCompactWriteBytes, "cascadedb.compact.write.bytes"},
+    {kCompactCopiedBytes, "cascadedb.compact.copied.bytes"},
     {kCompactionKeyDropNewerEntry, "cascadedb.compaction.key.drop.new"},
     {kCompactionKeyDropObsolete, "cascadedb.compaction.key.drop.obsolete"},
     {kSstBytesWritten, "cascadedb.sst.bytes.written"},

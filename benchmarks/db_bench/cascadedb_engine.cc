@@ -168,6 +168,7 @@ class CascadeDBEngine : public Engine {
         "max_background_flushes=" + u(o.max_background_flushes),
         "compaction_cpu_priority=" + compaction_cpu_priority_,
         "compaction_pri=" + std::string(CompactionPriName(o.compaction_pri)),
+        "compaction_copy_blocks=" + u(o.compaction_copy_blocks),
         "flush_in_compaction=" +
             std::string(FlushInCompactionName(o.flush_in_compaction)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
@@ -360,6 +361,9 @@ class CascadeDBEngine : public Engine {
     if (c.compaction_pri) {
       // ValidateOptions names a value other than 3 or 4.
       o->compaction_pri = static_cast<CompactionPri>(*c.compaction_pri);
+    }
+    if (c.compaction_copy_blocks) {
+      o->compaction_copy_blocks = *c.compaction_copy_blocks;
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;

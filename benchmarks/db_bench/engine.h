@@ -49,6 +49,8 @@ struct EngineConfig {
   std::optional<int> max_subcompactions;
   // RocksDB's CompactionPri numbers: 3 min overlapping ratio, 4 round robin.
   std::optional<int> compaction_pri;
+  // Compactions copy unchanged blocks whole (Options::compaction_copy_blocks).
+  std::optional<bool> compaction_copy_blocks;
   // The compaction threads' CPU priority: normal, low or idle.
   std::optional<std::string> compaction_cpu_priority;
   // Who flushes while a compaction runs: auto, never or always

@@ -110,6 +110,11 @@ DEFINE_int32(compaction_pri, 3,
              "Which file of L1+ a compaction takes, RocksDB's numbers: 3 "
              "min overlapping ratio, 4 round robin (not given: the engine's "
              "default; LevelDB takes only 4)");
+DEFINE_bool(compaction_copy_blocks, true,
+            "Compactions write blocks of the output level that pass "
+            "unchanged out whole (Options::compaction_copy_blocks; not "
+            "given: the engine's default; LevelDB and RocksDB take only "
+            "false)");
 DEFINE_string(compaction_cpu_priority, "normal",
               "CPU priority of the compaction threads: normal, low (nice 19) "
               "or idle (SCHED_IDLE); see docs/tuning.md (not given: normal; "
@@ -451,6 +456,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(max_background_flushes, max_background_flushes, int);
   DB_BENCH_MAP(max_subcompactions, max_subcompactions, int);
   DB_BENCH_MAP(compaction_pri, compaction_pri, int);
+  DB_BENCH_MAP(compaction_copy_blocks, compaction_copy_blocks, bool);
   DB_BENCH_MAP(level0_slowdown_writes_trigger, level0_slowdown_writes_trigger,
                int);
   DB_BENCH_MAP(level0_stop_writes_trigger, level0_stop_writes_trigger, int);

@@ -175,6 +175,11 @@ class LevelDBEngine : public Engine {
       error("--compaction_pri=" + std::to_string(*c.compaction_pri) +
             ": LevelDB compacts round robin (4)");
     }
+    if (c.compaction_copy_blocks.value_or(false)) {
+      error(
+          "--compaction_copy_blocks: LevelDB rebuilds every block it "
+          "compacts (false)");
+    }
     if (c.flush_in_compaction.value_or("always") != "always") {
       error("--flush_in_compaction=" + *c.flush_in_compaction +
             ": LevelDB's one background thread always flushes between a "

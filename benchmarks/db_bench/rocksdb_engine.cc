@@ -428,6 +428,11 @@ class RocksDBEngine : public Engine {
       o->compaction_pri =
           static_cast<rocksdb::CompactionPri>(*c.compaction_pri);
     }
+    if (c.compaction_copy_blocks.value_or(false)) {
+      return Status::InvalidArgument(
+          "--compaction_copy_blocks",
+          "RocksDB rebuilds every block it compacts (false)");
+    }
     if (c.flush_in_compaction.value_or("never") != "never") {
       return Status::InvalidArgument(
           "--flush_in_compaction=" + *c.flush_in_compaction,

@@ -260,6 +260,19 @@ struct Options {
   // CompactionPri). Default: kMinOverlappingRatio.
   CompactionPri compaction_pri = CompactionPri::kMinOverlappingRatio;
 
+  // A compaction writes a data block of its output level's inputs out
+  // whole, as stored, when no entry of the other inputs falls within the
+  // block's keys, each of its entries passes unchanged (a value, the only
+  // entry of its user key) and it is compressed with the output's
+  // compression: no decompressed copy is re-encoded or recompressed. With
+  // large values whole blocks often lie between two keys of the level
+  // above (a third of matched 1 KiB fillrandom's compaction output). A
+  // copied block keeps the block_size and block_restart_interval it was
+  // written with; turn this off to rebuild every block after changing
+  // them. Counted in the "cascadedb.compact.copied.bytes" ticker.
+  // Default: true.
+  bool compaction_copy_blocks = true;
+
   // Never start compactions on their own (CompactRange still works); for
   // experiments and bulk loads. Default: false.
   bool disable_auto_compactions = false;

@@ -110,6 +110,10 @@ enum Tickers : uint32_t {
   // "cascadedb.compact.write.bytes": bytes of SST files written by
   // compactions.
   kCompactWriteBytes,
+  // "cascadedb.compact.copied.bytes": bytes of compaction output written
+  // as whole blocks copied from an input (Options::compaction_copy_blocks);
+  // part of kCompactWriteBytes.
+  kCompactCopiedBytes,
   // "cascadedb.compaction.key.drop.new": entries dropped because a newer
   // entry for the same key hides them from every snapshot.
   kCompactionKeyDropNewerEntry,

@@ -247,6 +247,135 @@ TEST_F(DBTest, RandomOpsMatchModelWithBTreeMemtable) {
   RunRandomOpsMatchModel();
 }
 
+// With blocks of a few entries, compactions copy many blocks whole
+// (Options::compaction_copy_blocks); the results must not change.
+TEST_F(DBTest, RandomOpsMatchModelWithBlocksCopied) {
+  options_.block_size = 256;
+  options_.statistics = CreateDBStatistics();
+  RunRandomOpsMatchModel();
+  EXPECT_GT(options_.statistics->getTickerCount(kCompactCopiedBytes), 0u);
+}
+
+// A sparse L0 over a dense bottom level: the bottom level's blocks between
+// the new keys are written out whole, except those holding a key that is
+// overwritten or deleted; a snapshot from before still sees the old
+// values, and each key is found by Get (the copied keys are in the output
+// tables' filters). With the option off, nothing is copied and the
+// results are the same.
+class DBCopyBlocksTest : public DBTest,
+                         public ::testing::WithParamInterface<bool> {};
+
+TEST_P(DBCopyBlocksTest, SparseUpdatesOverADenseLevel) {
+  const bool copy = GetParam();
+  options_.compaction_copy_blocks = copy;
+  options_.block_size = 1024;
+  options_.write_buffer_size = 4 << 20;  // the updates in one L0 file
+  options_.target_file_size_base = 256 << 10;
+  options_.statistics = CreateDBStatistics();
+  Open();
+  uint32_t state = 301;
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string value = test::RandomBytes(&state, 300);
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+    model[Key(i)] = value;
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t copied_before =
+      options_.statistics->getTickerCount(kCompactCopiedBytes);
+  const std::map<std::string, std::string> old_model = model;
+  const Snapshot* before = db_->GetSnapshot();
+  for (int i = 0; i < 3000; i += 61) {
+    if (i % 2 == 0) {
+      ASSERT_OK(db_->Delete(WriteOptions(), Key(i)));
+      model.erase(Key(i));
+    } else {
+      const std::string value = test::RandomBytes(&state, 300);
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+      model[Key(i)] = value;
+    }
+    const std::string between = Key(i + 30) + "x";
+    ASSERT_OK(db_->Put(WriteOptions(), between, "new"));
+    model[between] = "new";
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t copied =
+      options_.statistics->getTickerCount(kCompactCopiedBytes) - copied_before;
+  if (copy) {
+    EXPECT_GT(copied, 100u << 10);
+  } else {
+    EXPECT_EQ(0u, copied);
+  }
+
+  auto contents = [](const std::map<std::string, std::string>& m) {
+    std::string result;
+    for (const auto& [k, v] : m) result += k + "=" + v + ",";
+    return result;
+  };
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(contents(model), Contents()) << "round " << round;
+    ASSERT_EQ(contents(old_model), Contents(before)) << "round " << round;
+    for (const auto& [k, v] : model) ASSERT_EQ(v, Get(k)) << k;
+    for (int i = 0; i < 3000; i += 61) {
+      ASSERT_EQ(old_model.at(Key(i)), Get(Key(i), before));
+    }
+    if (round == 0) {
+      // The snapshot's old entries go with it; the result stays the same.
+      db_->ReleaseSnapshot(before);
+      before = nullptr;
+      ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+      Reopen();
+      before = db_->GetSnapshot();
+      ASSERT_EQ(contents(model), Contents(before));
+      db_->ReleaseSnapshot(before);
+      break;
+    }
+  }
+}
+
+// A damaged block of the output level fails the compaction (its checksum
+// is checked before it could be copied) and nothing of it is installed.
+TEST_P(DBCopyBlocksTest, CorruptBlockFailsTheCompaction) {
+  options_.compaction_copy_blocks = GetParam();
+  options_.compression = kNoCompression;
+  options_.block_size = 1024;
+  options_.write_buffer_size = 4 << 20;
+  options_.target_file_size_base = 4 << 20;  // one bottom file
+  Open();
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(300, 'v')));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  db_.reset();
+  const std::vector<std::string> tables =
+      test::FilesWithSuffix(dir_.path(), ".sst");
+  ASSERT_EQ(1u, tables.size());
+  const std::string name = dir_.path() + "/" + tables[0];
+  std::string contents;
+  ASSERT_OK(ReadFileToString(Env::Default(), name, &contents));
+  contents[contents.size() / 2] ^= 0x40;  // a value byte in a data block
+  ASSERT_OK(WriteStringToFile(Env::Default(), contents, name));
+  Open();
+  for (int i = 0; i < 3000; i += 500) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i) + "x", "new"));
+  }
+  Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("checksum")) << s.ToString();
+  // The failed job's outputs are deleted: only the live tables remain,
+  // the damaged one among them.
+  int live = 0;
+  for (int level = 0; level < options_.num_levels; ++level) {
+    live += NumFilesAtLevel(level);
+  }
+  const std::vector<std::string> after =
+      test::FilesWithSuffix(dir_.path(), ".sst");
+  EXPECT_EQ(static_cast<size_t>(live), after.size());
+  EXPECT_NE(after.end(), std::find(after.begin(), after.end(), tables[0]));
+}
+
+INSTANTIATE_TEST_SUITE_P(CopyOnAndOff, DBCopyBlocksTest, ::testing::Bool());
+
 // Random puts and deletes checked against a std::map through flushes,
 // compactions, a reopen and a full compaction.
 void DBTest::RunRandomOpsMatchModel() {

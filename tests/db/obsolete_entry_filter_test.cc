@@ -60,5 +60,25 @@ TEST(ObsoleteEntryFilterTest, DeletionsGoOnlyWhereNothingDeeperHoldsTheKey) {
   EXPECT_EQ("KkD", Filter(entries, {5}, /*base_level=*/true));
 }
 
+// An entry the caller kept without asking (a copied block's) counts as
+// the newest of its user key: an older version after it in the same stripe
+// is dropped, one in an older stripe kept.
+TEST(ObsoleteEntryFilterTest, NoteKeptActsAsAKeptFirstEntry) {
+  ObsoleteEntryFilter filter(BytewiseComparator(), {3});
+  auto never = [](const Slice&) { return false; };
+  EXPECT_TRUE(filter.IsNewUserKey("a"));
+  filter.NoteKept("a", 9);
+  EXPECT_FALSE(filter.IsNewUserKey("a"));
+  EXPECT_TRUE(filter.IsNewUserKey("b"));
+  bool first = true;
+  EXPECT_TRUE(filter.ShouldDrop({"a", 5, kTypeValue}, never, &first));
+  EXPECT_FALSE(first);
+  EXPECT_FALSE(filter.ShouldDrop({"a", 2, kTypeValue}, never, &first));
+  filter.NoteKept("b", 2);
+  EXPECT_TRUE(filter.ShouldDrop({"b", 1, kTypeValue}, never, &first));
+  EXPECT_FALSE(filter.ShouldDrop({"c", 1, kTypeValue}, never, &first));
+  EXPECT_TRUE(first);
+}
+
 }  // namespace
 }  // namespace cascadedb
