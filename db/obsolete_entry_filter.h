@@ -47,9 +47,7 @@ class ObsoleteEntryFilter {
   bool ShouldDrop(const ParsedInternalKey& ikey, BaseLevelFn&& is_base_level,
                   bool* new_user_key = nullptr) {
     const size_t stripe = StripeOf(ikey.sequence);
-    const bool first =
-        !has_current_ ||
-        ucmp_->Compare(ikey.user_key, current_user_key_.slice()) != 0;
+    const bool first = IsNewUserKey(ikey.user_key);
     if (new_user_key != nullptr) *new_user_key = first;
     if (first) {
       current_user_key_.Assign(ikey.user_key);

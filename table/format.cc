@@ -115,18 +115,14 @@ Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
   return Status::OK();
 }
 
-CompressionType StoredBlockType(const Slice& stored) {
-  return static_cast<CompressionType>(
-      static_cast<unsigned char>(stored[stored.size() - kBlockTrailerSize]));
-}
-
 Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
                              std::unique_ptr<char[]>* buf,
                              BlockContents* result) {
   *result = BlockContents();
   const char* data = stored.data();
   const size_t n = stored.size() - kBlockTrailerSize;
-  const CompressionType type = StoredBlockType(stored);
+  const auto type =
+      static_cast<CompressionType>(static_cast<unsigned char>(data[n]));
   if (type == kNoCompression) {
     if (*buf != nullptr && data == buf->get()) {
       result->data = Slice(buf->release(), n);

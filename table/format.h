@@ -138,9 +138,6 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
 Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
                        const BlockHandle& handle, std::unique_ptr<char[]>* buf,
                        Slice* stored);
-// The compression type in a stored block's trailer.
-// REQUIRES: stored.size() >= kBlockTrailerSize.
-CompressionType StoredBlockType(const Slice& stored);
 // Uncompresses a block read by ReadStoredBlock (at offset, for messages)
 // into *result; an uncompressed block in *buf moves into *result, so
 // *stored stays valid as long as *result (or *buf) does. Errors:
