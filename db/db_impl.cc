@@ -1014,10 +1014,13 @@ FlushProgress DBImpl::FlushPaceProgress(uint64_t now_micros) const {
   FlushProgress p;
   if (imm_.empty()) return p;
   p.running = true;
-  const uint64_t used = mem_->ApproximateMemoryUsage();
-  p.room_bytes =
-      used < options_.write_buffer_size ? options_.write_buffer_size - used : 0;
-  p.tail_micros = last_flush_tail_micros_;
+  // In arena bytes, as paced writes are charged (PacedWriteBytes). Not
+  // write_buffer_size less the usage, which counts a block (1/8 of a
+  // small memtable) whole from its start: a pace to that room ran the
+  // memtable full a few milliseconds before most flushes ended.
+  p.room_bytes = mem_->RoomBelow(options_.write_buffer_size);
+  p.tail_micros =
+      *std::max_element(flush_tails_micros_, flush_tails_micros_ + kFlushTails);
   MemTable* const oldest = imm_.front().mem;
   if (flushing_mem_ != oldest) {
     // Not started yet: all of it to go, at the last flush's speed.
@@ -1046,6 +1049,13 @@ FlushProgress DBImpl::FlushPaceProgress(uint64_t now_micros) const {
   return p;
 }
 
+uint64_t DBImpl::PacedWriteBytes(const WriteBatch& batch,
+                                 uint64_t batch_bytes) const {
+  if (!(switched_entry_bytes_ > 0)) return batch_bytes;
+  return static_cast<uint64_t>(switched_entry_bytes_ *
+                               WriteBatchInternal::Count(&batch));
+}
+
 void DBImpl::StartFlushPacing(MemTable* mem) {
   flushing_mem_ = mem;
   flush_start_micros_ = env_->NowMicros();
@@ -1060,7 +1070,8 @@ void DBImpl::EndFlushPacing(bool installed) {
   const uint64_t now = env_->NowMicros();
   if (installed && read_end != 0 && now >= read_end &&
       read_end >= flush_start_micros_ && flushing_entries_ > 0) {
-    last_flush_tail_micros_ = now - read_end;
+    flush_tails_micros_[next_flush_tail_] = now - read_end;
+    next_flush_tail_ = (next_flush_tail_ + 1) % kFlushTails;
     last_flush_micros_per_entry_ =
         static_cast<double>(read_end - flush_start_micros_) /
         static_cast<double>(flushing_entries_);
@@ -1242,14 +1253,15 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
       if (leader->no_slowdown && !paced) {
         return Status::Incomplete("write stall");
       }
-      if (leader->no_slowdown || write_controller_.ConsumeCredit(batch_bytes)) {
+      const uint64_t bytes =
+          paced ? PacedWriteBytes(*leader->batch, batch_bytes) : batch_bytes;
+      if (leader->no_slowdown || write_controller_.ConsumeCredit(bytes)) {
         continue;
       }
       const uint64_t start = env_->NowMicros();
       // Only a paced delay's rate comes from the flush.
       const uint64_t delay = write_controller_.GetDelay(
-          start, batch_bytes,
-          paced ? FlushPaceProgress(start) : FlushProgress());
+          start, bytes, paced ? FlushPaceProgress(start) : FlushProgress());
       if (delay > 0) {
         mutex_.Unlock();
         env_->SleepForMicroseconds(static_cast<int>(delay));
@@ -1310,6 +1322,11 @@ Status DBImpl::SwitchMemtable() {
   }
   if (old_file != nullptr) {
     logs_to_sync_.push_back({old_mem_log, std::move(old_file)});
+  }
+  // A full memtable is the best measure of what the next entries will
+  // cost (the new one has none to go by); no insert runs now.
+  if (mem_->NumEntries() > 0) {
+    switched_entry_bytes_ = mem_->ArenaBytesPerEntry();
   }
   imm_.push_back({mem_, old_mem_log});
   mem_ = NewMemTable();

@@ -185,8 +185,15 @@ class DBImpl : public DB, private ReadSampler {
   // (StallInputs::last_memtable_flushing).
   bool LastMemTableFlushing() const REQUIRES(mutex_);
   // The flush's progress (none yet if it has not started) and the active
-  // memtable's room, for WriteController::GetDelay.
+  // memtable's room in arena bytes, for WriteController::GetDelay.
+  // REQUIRES: no memtable insert running (the write leader, before its
+  // group inserts).
   FlushProgress FlushPaceProgress(uint64_t now_micros) const REQUIRES(mutex_);
+  // What a paced write of batch is charged: the arena bytes its entries
+  // are expected to take in the memtable (the unit of the pace's room), at
+  // the last full memtable's cost per entry; batch_bytes before any.
+  uint64_t PacedWriteBytes(const WriteBatch& batch, uint64_t batch_bytes) const
+      REQUIRES(mutex_);
   // Around FlushOldestImmutable's flush of mem: writes may be paced to it
   // from Start until End (called before the memtable leaves imm_). End
   // keeps the flush's speed and its tail (last entry read to installed)
@@ -346,11 +353,19 @@ class DBImpl : public DB, private ReadSampler {
   // The oldest immutable memtable while FlushOldestImmutable flushes it
   // (nullptr: none), when that started and how many entries it has; the
   // job reports its progress in flush_progress_ (no mutex). The last
-  // flush's tail, from its last entry read to its install.
+  // flushes' tails, from the last entry read to the install, newest at
+  // (next_flush_tail_ - 1) % kFlushTails: the pace expects the longest of
+  // them, as a tail varies more than the reading does (a sync, a rate
+  // limiter's refill period) and one longer than expected ends in a stop.
+  static constexpr int kFlushTails = 4;
   MemTable* flushing_mem_ GUARDED_BY(mutex_) = nullptr;
   uint64_t flush_start_micros_ GUARDED_BY(mutex_) = 0;
   uint64_t flushing_entries_ GUARDED_BY(mutex_) = 0;
-  uint64_t last_flush_tail_micros_ GUARDED_BY(mutex_) = 0;
+  uint64_t flush_tails_micros_[kFlushTails] GUARDED_BY(mutex_) = {};
+  int next_flush_tail_ GUARDED_BY(mutex_) = 0;
+  // Arena bytes per entry of the memtable last switched out (0: none yet),
+  // what PacedWriteBytes charges a paced write per entry.
+  double switched_entry_bytes_ GUARDED_BY(mutex_) = 0;
   // The last flush's time to read its entries, per entry (0: none yet).
   double last_flush_micros_per_entry_ GUARDED_BY(mutex_) = 0;
   FlushJobProgress flush_progress_;

@@ -103,6 +103,7 @@ MemTable::MemTable(const InternalKeyComparator& comparator,
   }
   if (bloom_bits > 0)
     bloom_ = std::make_unique<DynamicBloom>(&arena_, bloom_bits);
+  base_allocated_ = arena_.AllocatedBytes();
 }
 
 MemTable::~MemTable() { assert(refs_.load(std::memory_order_relaxed) == 0); }
@@ -321,6 +322,16 @@ double MemTable::BytesPerEntry() const {
   const uint64_t n = NumEntries();
   if (n == 0) return 0;
   return static_cast<double>(ApproximateMemoryUsage()) / n;
+}
+
+double MemTable::ArenaBytesPerEntry() const {
+  const uint64_t n = NumEntries();
+  if (n == 0) return 0;
+  const size_t allocated = arena_.AllocatedBytes();
+  return allocated > base_allocated_
+             ? static_cast<double>(allocated - base_allocated_) /
+                   static_cast<double>(n)
+             : 0;
 }
 
 double MemTable::OverheadBytesPerEntry() const {

@@ -139,6 +139,19 @@ class MemTable {
   // Thread-safe; may lag a concurrent write slightly.
   size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage(); }
 
+  // Arena bytes the entries can still take before ApproximateMemoryUsage()
+  // reaches usage_limit (see Arena::AllocatableBelow): the room a writer
+  // that stops at that limit really has. REQUIRES: no Add running.
+  size_t RoomBelow(size_t usage_limit) const {
+    return arena_.AllocatableBelow(usage_limit);
+  }
+
+  // Arena bytes the entries took so far, per entry (0 when empty): what the
+  // next ones are expected to cost, without what the memtable allocated
+  // for itself when it was made (its bloom filter, its structure's head).
+  // REQUIRES: no Add running.
+  double ArenaBytesPerEntry() const;
+
   // Entries added (values and deletions).
   uint64_t NumEntries() const {
     return num_entries_.load(std::memory_order_relaxed);
@@ -239,6 +252,9 @@ class MemTable {
 
   // Over the user keys added; null when disabled. Its bits live in arena_.
   std::unique_ptr<DynamicBloom> bloom_;
+
+  // arena_'s allocated bytes once the constructor is done.
+  size_t base_allocated_ = 0;
 
   // Counters. Relaxed: they are statistics; no memory is published through
   // them. In single-writer mode only the writer stores them.

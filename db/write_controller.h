@@ -81,7 +81,8 @@ struct StallInputs {
 // writes to it. The defaults describe no flush running: no pace.
 struct FlushProgress {
   bool running = false;
-  // Bytes the active memtable takes before it is full.
+  // Bytes the active memtable takes before it is full, in the unit the
+  // paced writes are charged in (DBImpl: arena bytes).
   uint64_t room_bytes = 0;
   // Share of the flushing memtable's entries read so far, 0..1.
   double done_fraction = 0;

@@ -120,6 +120,16 @@ char* Arena::AllocateFallback(size_t bytes) {
   return result;
 }
 
+size_t Arena::AllocatableBelow(size_t usage_limit) const {
+  const size_t usage = MemoryUsage();
+  if (usage >= usage_limit) return 0;
+  // Each further block adds block_cost to the usage; requests go on into
+  // it only if the usage is still below the limit after it.
+  const size_t block_cost = block_size_ + sizeof(char*);
+  const size_t more_blocks = (usage_limit - usage - 1) / block_cost;
+  return alloc_bytes_remaining_ + more_blocks * block_size_;
+}
+
 char* Arena::AllocateNewBlock(size_t block_bytes) {
   char* block = nullptr;
   if (block_bytes == block_size_) {

@@ -119,6 +119,25 @@ class Arena {
   // The block size this arena was built with.
   size_t block_size() const { return block_size_; }
 
+  // Bytes that small requests can still take while MemoryUsage() stays
+  // below usage_limit: the rest of the current block, plus a block's worth
+  // for each further block after which the usage is still below the limit
+  // (the block that takes it to the limit holds only the request that
+  // started it). A caller that stops allocating once MemoryUsage() reaches
+  // the limit (the memtable's "full" check) can take this much more, less
+  // the tails wasted at block ends; MemoryUsage() counts a block whole from
+  // its start, so usage_limit - MemoryUsage() can be off by up to a block.
+  // REQUIRES: no allocation runs at the same time (the caller is the
+  // allocating thread or is ordered after its allocations).
+  size_t AllocatableBelow(size_t usage_limit) const;
+
+  // Bytes handed out so far, with the tails wasted at block ends and the
+  // block list's bookkeeping: MemoryUsage() less the current block's
+  // unused rest. REQUIRES: as for AllocatableBelow().
+  size_t AllocatedBytes() const {
+    return MemoryUsage() - alloc_bytes_remaining_;
+  }
+
  private:
   char* AllocateFallback(size_t bytes);
   char* AllocateNewBlock(size_t block_bytes);

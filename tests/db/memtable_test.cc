@@ -199,6 +199,49 @@ TEST_P(MemTableTest, UsesTheRequestedStructure) {
   EXPECT_EQ(std::get<1>(GetParam()), mem_->rep());
 }
 
+// Writes stop once a memtable's usage reaches the write buffer size. The
+// flush pacing divides the active memtable's RoomBelow by the full
+// (flushing) memtable's ArenaBytesPerEntry to know how many more entries
+// fit; checked from several points on the way to the limit, with blocks
+// an eighth of the limit as in the DB (MemTable::ArenaBlockSizeFor).
+TEST_P(MemTableTest, RoomBelowAndBytesPerEntryPredictTheEntriesThatFit) {
+  const bool bloom = std::get<0>(GetParam());
+  const MemTableRep rep = std::get<1>(GetParam());
+  const size_t kLimit = 512 * 1024;
+  const size_t kBlock = MemTable::ArenaBlockSizeFor(kLimit);
+  int seq = 0;
+  auto put = [&](MemTable* mem) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "k%07d", (seq * 7919) % 1000003);
+    ++seq;
+    ASSERT_OK(mem->Add(seq, kTypeValue, key, std::string(100, 'v')));
+  };
+  MemTable* full = new MemTable(cmp_, kBlock, bloom ? 64 * 1024 : 0, rep);
+  EXPECT_EQ(0.0, full->ArenaBytesPerEntry());
+  while (full->ApproximateMemoryUsage() < kLimit) put(full);
+  const double per_entry = full->ArenaBytesPerEntry();
+  // 8 + 100 + 8 bytes of entry at least, and not twice that.
+  EXPECT_GT(per_entry, 116.0);
+  EXPECT_LT(per_entry, 232.0);
+  for (double share : {0.0, 0.3, 0.6, 0.9}) {
+    SCOPED_TRACE(share);
+    MemTable* mem = new MemTable(cmp_, kBlock, bloom ? 64 * 1024 : 0, rep);
+    while (mem->ApproximateMemoryUsage() < share * kLimit) put(mem);
+    const double predicted =
+        static_cast<double>(mem->RoomBelow(kLimit)) / per_entry;
+    int fitted = 0;
+    while (mem->ApproximateMemoryUsage() < kLimit) {
+      put(mem);
+      ++fitted;
+    }
+    // The tree's nodes come in lumps (a split adds a node for 32 slots).
+    EXPECT_NEAR(predicted, fitted, 0.05 * predicted + 2);
+    EXPECT_EQ(0u, mem->RoomBelow(kLimit));
+    mem->Unref();
+  }
+  full->Unref();
+}
+
 // A memtable built on a block pool gives its blocks back when deleted, and
 // the next one, built on recycled (dirty) memory, behaves like a fresh one.
 TEST_P(MemTableTest, ANewMemTableReusesTheLastOnesBlocks) {

@@ -218,6 +218,57 @@ TEST(ArenaTest, MemoryUsageIsReadableWhileAllocating) {
   EXPECT_GE(arena.MemoryUsage(), 100000u * 32);
 }
 
+// A writer that allocates only while MemoryUsage() is below a limit (the
+// memtable's "full" check) gets what AllocatableBelow said, to within the
+// tails wasted at block ends; the limit minus the usage, which counts a
+// block whole from its start, is off by a large part of a block.
+TEST(ArenaTest, AllocatableBelowIsWhatAWriterStoppingAtTheLimitGets) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  const size_t block = 1024;
+  for (int round = 0; round < 50; round++) {
+    SCOPED_TRACE(round);
+    const size_t limit = 8 * block + rnd.Uniform(8 * block);
+    const size_t request = 8 + rnd.Uniform(56);  // one size, like entries
+    Arena arena(block);
+    std::vector<size_t> predicted;
+    std::vector<size_t> naive;
+    while (arena.MemoryUsage() < limit) {
+      predicted.push_back(arena.AllocatableBelow(limit));
+      naive.push_back(limit - arena.MemoryUsage());
+      arena.Allocate(request);
+    }
+    EXPECT_EQ(0u, arena.AllocatableBelow(limit));
+    // After the check before allocation i, the writer took requests i..n-1;
+    // the last one started the block that took the usage past the limit.
+    const size_t n = predicted.size();
+    size_t worst_naive_error = 0;
+    for (size_t i = 0; i < n; i++) {
+      const size_t taken = (n - 1 - i) * request;
+      const size_t blocks_left = predicted[i] / block + 1;
+      const size_t slack = blocks_left * request;  // a wasted tail each
+      EXPECT_LE(taken, predicted[i]) << i;
+      EXPECT_GE(taken + slack, predicted[i]) << i;
+      const size_t naive_error =
+          naive[i] > taken ? naive[i] - taken : taken - naive[i];
+      worst_naive_error = std::max(worst_naive_error, naive_error);
+    }
+    EXPECT_GT(worst_naive_error, block / 4);
+  }
+}
+
+TEST(ArenaTest, AllocatedBytesLeavesOutTheCurrentBlocksRest) {
+  Arena arena(1024);
+  EXPECT_EQ(0u, arena.AllocatedBytes());
+  arena.Allocate(100);
+  EXPECT_EQ(100 + sizeof(char*), arena.AllocatedBytes());
+  arena.Allocate(200);
+  EXPECT_EQ(300 + sizeof(char*), arena.AllocatedBytes());
+  arena.Allocate(2000);  // a block of its own: all of it allocated
+  EXPECT_EQ(2300 + 2 * sizeof(char*), arena.AllocatedBytes());
+  EXPECT_EQ(1024 + 2000 + 2 * sizeof(char*), arena.MemoryUsage());
+}
+
 // ---------------------------------------------------------------- pool
 
 TEST(ArenaBlockPoolTest, ADeadArenasBlocksServeTheNextArena) {
