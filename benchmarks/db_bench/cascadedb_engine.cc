@@ -131,6 +131,9 @@ class CascadeDBEngine : public Engine {
     options_.create_if_missing = true;
     write_options_.sync = config.sync;
     write_options_.disableWAL = config.disable_wal;
+    if (config.verify_checksums) {
+      read_options_.verify_checksums = *config.verify_checksums;
+    }
     std::unique_ptr<DB> db;
     s = DB::Open(options_, config.db_path, &db);
     if (s.ok()) db_ = std::move(db);
@@ -202,6 +205,7 @@ class CascadeDBEngine : public Engine {
                                : std::string("none")),
         "sync=" + u(write_options_.sync),
         "disableWAL=" + u(write_options_.disableWAL),
+        "verify_checksums=" + u(read_options_.verify_checksums),
     };
     return out;
   }
@@ -228,11 +232,11 @@ class CascadeDBEngine : public Engine {
   }
 
   Status Get(std::string_view key, std::string* value) override {
-    return db_->Get(ReadOptions(), Slice(key.data(), key.size()), value);
+    return db_->Get(read_options_, Slice(key.data(), key.size()), value);
   }
 
   std::unique_ptr<EngineIterator> NewIterator() override {
-    return std::make_unique<CascadeDBIterator>(db_->NewIterator(ReadOptions()));
+    return std::make_unique<CascadeDBIterator>(db_->NewIterator(read_options_));
   }
 
   Status CompactAll() override {
@@ -441,6 +445,7 @@ class CascadeDBEngine : public Engine {
 
   Options options_;
   WriteOptions write_options_;
+  ReadOptions read_options_;
   std::string compaction_cpu_priority_ = "normal";
   std::unique_ptr<DB> db_;
 };

@@ -82,6 +82,9 @@ struct EngineConfig {
   std::optional<uint64_t> wal_bytes_per_sync;    // 0 = off
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
+  // Reads: verify every block's checksum (ReadOptions::verify_checksums).
+  std::optional<bool> verify_checksums;
+
   // Collect the engine's tickers and histograms (--statistics).
   bool statistics = false;
   // WriteOptions of every write (fillsync forces sync on its own writes).

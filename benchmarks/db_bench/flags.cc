@@ -148,6 +148,9 @@ DEFINE_uint64(long_scan_blocks, 16,
               "engine's default; LevelDB and RocksDB take only 0)");
 DEFINE_bool(sync, false, "Sync the WAL on every write");
 DEFINE_bool(disable_wal, false, "Write without the WAL");
+DEFINE_bool(verify_checksum, true,
+            "Verify the checksum of every block a read takes from an SST "
+            "(ReadOptions::verify_checksums)");
 DEFINE_bool(use_direct_reads, false, "Read SSTs with O_DIRECT");
 DEFINE_bool(mmap_read, false,
             "Read SSTs through mmap (not given: the engine's default)");
@@ -480,6 +483,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(long_scan_blocks, long_scan_blocks, uint64_t);
   DB_BENCH_MAP(cache_admit_on_second_miss, cache_admit_on_second_miss, bool);
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);
+  DB_BENCH_MAP(verify_checksums, verify_checksum, bool);
   DB_BENCH_MAP(mmap_read, mmap_read, bool);
   DB_BENCH_MAP(mmap_write, mmap_write, bool);
   DB_BENCH_MAP(recycle_log_file_num, recycle_log_file_num, uint64_t);

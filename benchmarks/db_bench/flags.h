@@ -68,6 +68,7 @@ DECLARE_int64(block_size);
 DECLARE_bool(sync);
 DECLARE_bool(disable_wal);
 DECLARE_bool(use_direct_reads);
+DECLARE_bool(verify_checksum);
 DECLARE_bool(mmap_read);
 DECLARE_bool(mmap_write);
 DECLARE_uint64(recycle_log_file_num);

@@ -282,6 +282,8 @@ class LevelDBEngine : public Engine {
     }
     bloom_bits_ = filter_ ? static_cast<int>(std::lround(*c.bloom_bits)) : 0;
     write_options_.sync = c.sync;
+    if (c.verify_checksums)
+      read_options_.verify_checksums = *c.verify_checksums;
     leveldb::DB* db = nullptr;
     leveldb::Status s = leveldb::DB::Open(options_, c.db_path, &db);
     if (!s.ok()) return FromLevelDB(s);
@@ -316,6 +318,7 @@ class LevelDBEngine : public Engine {
         "block_size=" + u(options_.block_size),
         "max_open_files=" + u(static_cast<uint64_t>(options_.max_open_files)),
         "sync=" + u(write_options_.sync),
+        "verify_checksums=" + u(read_options_.verify_checksums),
     };
   }
 
@@ -340,12 +343,11 @@ class LevelDBEngine : public Engine {
   }
 
   Status Get(std::string_view key, std::string* value) override {
-    return FromLevelDB(db_->Get(leveldb::ReadOptions(), ToSlice(key), value));
+    return FromLevelDB(db_->Get(read_options_, ToSlice(key), value));
   }
 
   std::unique_ptr<EngineIterator> NewIterator() override {
-    return std::make_unique<LevelDBIterator>(
-        db_->NewIterator(leveldb::ReadOptions()));
+    return std::make_unique<LevelDBIterator>(db_->NewIterator(read_options_));
   }
 
   Status CompactAll() override {
@@ -442,6 +444,7 @@ class LevelDBEngine : public Engine {
  private:
   leveldb::Options options_;
   leveldb::WriteOptions write_options_;
+  leveldb::ReadOptions read_options_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   uint64_t cache_size_ = kDefaultCache;

@@ -133,6 +133,8 @@ class RocksDBEngine : public Engine {
     }
     options_.create_if_missing = true;
     write_options_.sync = c.sync;
+    if (c.verify_checksums)
+      read_options_.verify_checksums = *c.verify_checksums;
     write_options_.disableWAL = c.disable_wal;
     rocksdb::DB* db = nullptr;
     rocksdb::Status rs = rocksdb::DB::Open(options_, c.db_path, &db);
@@ -196,6 +198,7 @@ class RocksDBEngine : public Engine {
         "use_direct_io_for_flush_and_compaction=" +
             u(o.use_direct_io_for_flush_and_compaction),
         "sync=" + u(write_options_.sync),
+        "verify_checksums=" + u(read_options_.verify_checksums),
         "disableWAL=" + u(write_options_.disableWAL),
     };
   }
@@ -221,12 +224,11 @@ class RocksDBEngine : public Engine {
   }
 
   Status Get(std::string_view key, std::string* value) override {
-    return FromRocksDB(db_->Get(rocksdb::ReadOptions(), ToSlice(key), value));
+    return FromRocksDB(db_->Get(read_options_, ToSlice(key), value));
   }
 
   std::unique_ptr<EngineIterator> NewIterator() override {
-    return std::make_unique<RocksDBIterator>(
-        db_->NewIterator(rocksdb::ReadOptions()));
+    return std::make_unique<RocksDBIterator>(db_->NewIterator(read_options_));
   }
 
   Status CompactAll() override {
@@ -535,6 +537,7 @@ class RocksDBEngine : public Engine {
 
   rocksdb::Options options_;
   rocksdb::WriteOptions write_options_;
+  rocksdb::ReadOptions read_options_;
   std::string compaction_cpu_priority_ = "normal";
   uint64_t cache_size_ = kDefaultCache;
   // Set by MakeOptions while opening (the only writer), read by

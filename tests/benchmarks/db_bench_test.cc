@@ -343,6 +343,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.recycle_log_file_num, FLAGS_recycle_log_file_num);
   EXPECT_EQ(o.long_scan_blocks, FLAGS_long_scan_blocks);
   EXPECT_EQ(o.compaction_copy_blocks, FLAGS_compaction_copy_blocks);
+  EXPECT_EQ(ReadOptions().verify_checksums, FLAGS_verify_checksum);
   EXPECT_EQ(o.block_cache_admit_on_second_miss,
             FLAGS_cache_admit_on_second_miss);
 
@@ -357,17 +358,18 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
   EXPECT_FALSE(unset.compaction_pri.has_value());
   EXPECT_FALSE(unset.compaction_copy_blocks.has_value());
+  EXPECT_FALSE(unset.verify_checksums.has_value());
   EXPECT_FALSE(unset.flush_in_compaction.has_value());
   std::string error;
-  ASSERT_EQ(
-      ParseResult::kOk,
-      Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
-             "--bytes_per_sync=65536", "--long_scan_blocks=0",
-             "--wal_bytes_per_sync=4096", "--recycle_log_file_num=0",
-             "--cache_admit_on_second_miss=false",
-             "--compaction_cpu_priority=idle", "--compaction_pri=4",
-             "--flush_in_compaction=never", "--compaction_copy_blocks=false"},
-            &error));
+  ASSERT_EQ(ParseResult::kOk,
+            Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
+                   "--bytes_per_sync=65536", "--long_scan_blocks=0",
+                   "--wal_bytes_per_sync=4096", "--recycle_log_file_num=0",
+                   "--cache_admit_on_second_miss=false",
+                   "--compaction_cpu_priority=idle", "--compaction_pri=4",
+                   "--flush_in_compaction=never",
+                   "--compaction_copy_blocks=false", "--verify_checksum=false"},
+                  &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
   EXPECT_EQ(0.0, set.bloom_bits.value_or(-1));
@@ -380,6 +382,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(4, set.compaction_pri.value_or(0));
   EXPECT_EQ("never", set.flush_in_compaction.value_or(""));
   EXPECT_FALSE(set.compaction_copy_blocks.value_or(true));
+  EXPECT_FALSE(set.verify_checksums.value_or(true));
 }
 
 // ---------------------------------------------------------------- the binary
