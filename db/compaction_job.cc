@@ -164,11 +164,11 @@ class CompactionJob::RunReader {
 // finished, or at the end: the device writes it back meanwhile (started
 // by FinishUnsynced) while the merge goes on, instead of the job waiting
 // for every file in turn. One directory sync covers them all.
-Status CompactionJob::FinishOutput(TableFileWriter* writer) {
+Status CompactionJob::FinishOutput() {
   FileMetaData meta;
-  stats_.output_records += writer->NumEntries();
+  stats_.output_records += writer_->NumEntries();
   std::unique_ptr<WritableFile> file;
-  Status s = writer->FinishUnsynced(&meta, &file);
+  Status s = writer_->FinishUnsynced(&meta, &file);
   if (!s.ok()) return s;
   stats_.bytes_written += meta.file_size;
   outputs_.push_back(meta);
@@ -285,7 +285,7 @@ Status CompactionJob::Run() {
     }
   }
   if (s.ok()) s = upper->status();
-  if (s.ok() && writer_->is_open()) s = FinishOutput(writer_.get());
+  if (s.ok() && writer_->is_open()) s = FinishOutput();
   writer_->Abandon();
   upper.reset();
   lower.reset();
@@ -322,7 +322,7 @@ Status CompactionJob::AddEntry(const Slice& key, const Slice& value) {
   if (c->ShouldStopBefore(key)) cut_requested_ = true;
   if (new_user_key) {
     if (cut_requested_ && writer_->is_open()) {
-      s = FinishOutput(writer_.get());
+      s = FinishOutput();
       if (!s.ok()) return s;
     }
     cut_requested_ = false;
@@ -379,7 +379,7 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
   // the block's end (the next new user key).
   if (c->ShouldStopBefore(entries->key())) cut_requested_ = true;
   if (cut_requested_ && writer_->is_open()) {
-    *s = FinishOutput(writer_.get());
+    *s = FinishOutput();
     if (!s->ok()) return true;
   }
   cut_requested_ = false;

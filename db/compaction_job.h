@@ -117,7 +117,9 @@ class CompactionJob {
   // failed (*s).
   bool TryCopyBlock(RunReader* lower, Iterator* upper, Status* s);
 
-  Status FinishOutput(TableFileWriter* writer);
+  // Finishes the open output (writer_) and adds it to outputs_; syncs the
+  // oldest unsynced one when more than kMaxUnsyncedOutputs wait.
+  Status FinishOutput();
   Status SyncOldestOutput();
   // Syncs and closes every unsynced output, then the directory.
   Status SyncOutputs();

@@ -149,9 +149,7 @@ void TableBuilder::AddStoredBlock(const Slice& stored, Iterator* entries) {
   pending_handle_.set_offset(offset_);
   pending_handle_.set_size(stored.size() - kBlockTrailerSize);
   offset_ += stored.size();
-  pending_index_entry_ = true;
-  properties_.data_size += stored.size();
-  ++properties_.num_data_blocks;
+  DataBlockWritten();
 }
 
 void TableBuilder::AddIndexEntry() {
@@ -170,6 +168,10 @@ void TableBuilder::FlushDataBlock() {
   WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
   data_block_.Reset();
   if (!status_.ok()) return;
+  DataBlockWritten();
+}
+
+void TableBuilder::DataBlockWritten() {
   pending_index_entry_ = true;
   properties_.data_size += pending_handle_.size() + kBlockTrailerSize;
   ++properties_.num_data_blocks;

@@ -91,6 +91,9 @@ class TableBuilder {
   void CountEntry(const Slice& key, const Slice& value);
   // Adds the last written block's index entry, keyed by last_key_.
   void AddIndexEntry();
+  // Records the data block just written at pending_handle_: due an index
+  // entry, counted in the properties.
+  void DataBlockWritten();
   // Writes the current data block and remembers it for the next index
   // entry.
   void FlushDataBlock();

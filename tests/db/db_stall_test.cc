@@ -54,6 +54,14 @@ class DBStallTest : public testing::Test {
     }
   }
 
+  // Flushes limited to bytes_per_sec, and L0 triggers out of the way, so
+  // that only the memtable limit can hold writes back.
+  void OnlyFlushesLimitWrites(int64_t bytes_per_sec) {
+    options_.rate_limiter.reset(NewGenericRateLimiter(bytes_per_sec, 10000));
+    options_.level0_slowdown_writes_trigger = 100;
+    options_.level0_stop_writes_trigger = 100;
+  }
+
   std::map<std::string, std::string> StallStats() {
     std::map<std::string, std::string> m;
     EXPECT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &m));
@@ -223,9 +231,7 @@ TEST_F(DBStallTest, WalHelperStaysBesideTheWriterUnlessCompactionBound) {
 
 TEST_F(DBStallTest, SlowFlushesStallOnTheMemtableLimit) {
   // Flushes crawl at 128 KiB/s: the writer runs out of memtables.
-  options_.rate_limiter.reset(NewGenericRateLimiter(128 << 10, 10000));
-  options_.level0_slowdown_writes_trigger = 100;
-  options_.level0_stop_writes_trigger = 100;
+  OnlyFlushesLimitWrites(128 << 10);
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(1000, 'm');
   for (int i = 0; i < 250; ++i) {
@@ -246,11 +252,9 @@ TEST_F(DBStallTest, WritesArePacedToARunningFlush) {
   // second flush on its speed is known from the start (the first one's),
   // and the writer needs milliseconds to fill a memtable, far longer than
   // a flush takes to start.
-  options_.rate_limiter.reset(NewGenericRateLimiter(512 << 10, 10000));
+  OnlyFlushesLimitWrites(512 << 10);
   options_.write_buffer_size = 256 << 10;
   options_.max_write_buffer_number = 2;
-  options_.level0_slowdown_writes_trigger = 100;
-  options_.level0_stop_writes_trigger = 100;
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(100, 'f');  // many entries per memtable
   const int kKeys = 8000;             // four memtables
@@ -285,11 +289,9 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   // its start, an eighth of this memtable) and charging the batch's bytes
   // (less than the entry costs in the memtable) ran the writer into the
   // limit at nearly every flush.
-  options_.rate_limiter.reset(NewGenericRateLimiter(1 << 20, 10000));
+  OnlyFlushesLimitWrites(1 << 20);
   options_.write_buffer_size = 256 << 10;
   options_.max_write_buffer_number = 2;
-  options_.level0_slowdown_writes_trigger = 100;
-  options_.level0_stop_writes_trigger = 100;
   options_.disable_auto_compactions = true;
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(200, 'p');
