@@ -159,12 +159,14 @@ void Runner::BeginFigures(ResourceFigures* res) {
   res->waf_begin = engine_->WriteAmp();
   res->stalls_begin = engine_->Stalls();
   res->io_begin = ReadProcIo();
+  res->threads_begin = ReadProcessThreads();
 }
 
 void Runner::EndFigures(ResourceFigures* res) {
   res->waf_end = engine_->WriteAmp();
   res->stalls_end = engine_->Stalls();
   res->io_end = ReadProcIo();
+  res->threads_end = ReadProcessThreads();
   res->peak_rss = PeakRssBytes();
   res->end_rss_anon = CurrentRssAnonBytes();
   res->end_rss_file = CurrentRssFileBytes();
@@ -360,6 +362,24 @@ BenchResult Runner::RunBenchmark(const std::string& name, int index) {
   return r;
 }
 
+namespace {
+
+// The scheduler figures of states[from, to) between their start and
+// finish, summed; empty if any thread has none.
+std::optional<ThreadSched> SumSched(
+    const std::vector<std::unique_ptr<ThreadState>>& states, int from, int to) {
+  ThreadSched sum;
+  for (int t = from; t < to; t++) {
+    const ThreadState& st = *states[t];
+    if (!st.sched_start || !st.sched_finish) return std::nullopt;
+    sum.cpu_ns += st.sched_finish->cpu_ns - st.sched_start->cpu_ns;
+    sum.wait_ns += st.sched_finish->wait_ns - st.sched_start->wait_ns;
+  }
+  return sum;
+}
+
+}  // namespace
+
 void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
   const int n = spec.single_thread ? 1 : FLAGS_threads;
   const int total = n + (spec.with_writer ? 1 : 0);
@@ -405,9 +425,11 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
     const WorkloadFn fn = writer ? BackgroundWriter : spec.fn;
     threads.emplace_back([state, c, fn, &gate] {
       gate.Arrive();
+      state->sched_start = ReadThreadSched();
       state->recorder.Start(NowNanos());
       fn(*c, state);
       state->recorder.Finish(NowNanos());
+      state->sched_finish = ReadThreadSched();
     });
   }
   sampler.Start(spec.name, measured,
@@ -439,9 +461,11 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
       writes += st.writes;
     }
   }
+  r->measured.sched = SumSched(states, 0, n);
   if (spec.with_writer) {
     r->has_writer = true;
     r->writer = Summarize({&states[n]->recorder});
+    r->writer.sched = SumSched(states, n, total);
   }
   char msg[160];
   msg[0] = '\0';

@@ -3,7 +3,9 @@
 // db_bench's results: what one benchmark measured (BenchResult), how it is
 // printed (the classic "name : micros/op ops/sec; MB/s" line, then latency
 // percentiles, the latency-class breakdown, the longest interval with no
-// completed op, stalls by cause, write amplification, memory and space),
+// completed op, stalls by cause, write amplification, memory and space,
+// and CPU: the benchmark threads' time waiting for a CPU, the other
+// threads' time on one),
 // and the --report_dir files: timeline.csv (one row per second) and
 // summary.json (everything printed, plus the latency CDF).
 //
@@ -44,6 +46,10 @@ struct OpStats {
   // Longest interval with no completed op (empty when below_threshold).
   std::optional<uint64_t> longest_gap_ns;
   bool gap_below_threshold = false;
+  // The threads' time on a CPU and runnable but waiting for one, summed
+  // over the group, from each thread's start to its finish; empty where
+  // the kernel keeps no figures.
+  std::optional<ThreadSched> sched;
 };
 
 // Engine and OS figures for one benchmark (or for the run so far).
@@ -66,6 +72,10 @@ struct ResourceFigures {
   std::optional<uint64_t> live_keys;
   std::optional<uint64_t> live_bytes;
   std::optional<uint64_t> engine_live_estimate;
+  // Every thread of the process at the start and the end (the benchmark's
+  // own threads are not among them: they start after and exit before).
+  std::optional<std::vector<ProcessThread>> threads_begin;
+  std::optional<std::vector<ProcessThread>> threads_end;
 };
 
 struct BenchResult {
@@ -84,6 +94,21 @@ struct BenchResult {
   ResourceFigures res;
   std::string error;  // non-empty: the benchmark failed
 };
+
+// The CPU time of the process's other threads between two snapshots,
+// grouped by thread name (an engine's flush and compaction threads, the
+// mmap WAL's helper, db_bench's own main and sampler threads), largest
+// first. A thread that started in between counts whole; one that exited
+// in between is left out (its last figures are unknown).
+struct ThreadGroupCpu {
+  std::string name;
+  int threads = 0;
+  double cpu_seconds = 0;
+  double wait_seconds = 0;
+};
+std::vector<ThreadGroupCpu> ThreadCpuDelta(
+    const std::vector<ProcessThread>& begin,
+    const std::vector<ProcessThread>& end);
 
 // Engine write amplification between two snapshots.
 struct WafFigures {

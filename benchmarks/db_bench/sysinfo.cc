@@ -6,7 +6,9 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +43,58 @@ bool EndsWith(const std::string& s, const char* suffix) {
 }
 
 }  // namespace
+
+std::optional<ThreadSched> ParseSchedstat(const std::string& text) {
+  unsigned long long cpu = 0;
+  unsigned long long wait = 0;
+  unsigned long long slices = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%llu %llu %llu %c", &cpu, &wait, &slices,
+                  &rest) != 3) {
+    return std::nullopt;
+  }
+  return ThreadSched{cpu, wait};
+}
+
+namespace {
+
+std::optional<ThreadSched> ReadSchedstatFile(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  return ParseSchedstat(line);
+}
+
+}  // namespace
+
+std::optional<ThreadSched> ReadThreadSched() {
+  return ReadSchedstatFile("/proc/thread-self/schedstat");
+}
+
+std::optional<std::vector<ProcessThread>> ReadProcessThreads() {
+  std::error_code ec;
+  std::filesystem::directory_iterator it("/proc/self/task", ec);
+  if (ec) return std::nullopt;
+  std::vector<ProcessThread> threads;
+  for (const std::filesystem::directory_entry& e : it) {
+    const std::string dir = e.path().string();
+    ProcessThread t;
+    t.tid = std::atoi(e.path().filename().c_str());
+    std::optional<ThreadSched> sched = ReadSchedstatFile(dir + "/schedstat");
+    std::ifstream comm(dir + "/comm");
+    // A thread gone since the listing is skipped.
+    if (!sched || !comm || !std::getline(comm, t.name)) continue;
+    t.sched = *sched;
+    threads.push_back(std::move(t));
+  }
+  // The calling thread is always there: none at all means no figures.
+  if (threads.empty()) return std::nullopt;
+  std::sort(threads.begin(), threads.end(),
+            [](const ProcessThread& a, const ProcessThread& b) {
+              return a.tid < b.tid;
+            });
+  return threads;
+}
 
 std::optional<ProcIo> ReadProcIo() {
   std::ifstream in("/proc/self/io");

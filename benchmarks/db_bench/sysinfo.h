@@ -2,8 +2,9 @@
 //
 // What the operating system says about the db_bench process and its
 // database directory: I/O counters (/proc/self/io), peak resident memory
-// (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), bytes
-// of table and log files on disk, and a description of the machine.
+// (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), each
+// thread's time on a CPU and waiting for one (/proc/self/task/*/schedstat),
+// bytes of table and log files on disk, and a description of the machine.
 //
 // Thread safety: thread-safe (plain functions, no shared state).
 #ifndef CASCADEDB_BENCHMARKS_DB_BENCH_SYSINFO_H_
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cascadedb {
 namespace db_bench {
@@ -39,6 +41,29 @@ std::optional<uint64_t> CurrentRssFileBytes();
 // Returns false when the kernel does not allow it; the peak then covers
 // the whole process lifetime.
 bool ResetPeakRss();
+
+// One thread's scheduler figures, as the kernel keeps them (schedstat,
+// with CONFIG_SCHED_INFO): time on a CPU, and time runnable but waiting in
+// a run queue for one (preempted, or woken and not yet run).
+struct ThreadSched {
+  uint64_t cpu_ns = 0;
+  uint64_t wait_ns = 0;
+};
+// Parses a schedstat line, "<on-CPU ns> <run-queue ns> <timeslices>";
+// empty if it is not one.
+std::optional<ThreadSched> ParseSchedstat(const std::string& text);
+// The calling thread's figures; empty where the kernel keeps none.
+std::optional<ThreadSched> ReadThreadSched();
+
+// A thread of this process: its id, its name (comm) and its figures.
+struct ProcessThread {
+  int tid = 0;
+  std::string name;
+  ThreadSched sched;
+};
+// Every thread of this process, by thread id; empty where the kernel keeps
+// no figures. A thread that exits while the list is read is left out.
+std::optional<std::vector<ProcessThread>> ReadProcessThreads();
 
 struct DirBytes {
   uint64_t table_bytes = 0;  // *.sst and *.ldb

@@ -20,11 +20,13 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "benchmarks/db_bench/engine.h"
 #include "benchmarks/db_bench/generators.h"
 #include "benchmarks/db_bench/latency.h"
+#include "benchmarks/db_bench/sysinfo.h"
 #include "cascadedb/status.h"
 #include "util/mutex.h"
 #include "util/random.h"
@@ -77,6 +79,10 @@ struct ThreadState {
   uint64_t writes = 0;
   uint64_t user_bytes_written = 0;  // keys + values of puts, keys of deletes
   Status error;
+  // The thread's scheduler figures at its start and finish (empty where
+  // the kernel keeps none).
+  std::optional<ThreadSched> sched_start;
+  std::optional<ThreadSched> sched_finish;
 };
 
 using WorkloadFn = void (*)(const WorkloadContext& ctx, ThreadState* t);

@@ -11,20 +11,27 @@
 
 #include <gflags/gflags.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "benchmarks/db_bench/engine.h"
 #include "benchmarks/db_bench/flags.h"
 #include "benchmarks/db_bench/generators.h"
 #include "benchmarks/db_bench/latency.h"
+#include "benchmarks/db_bench/report.h"
+#include "benchmarks/db_bench/sysinfo.h"
 #include "cascadedb/options.h"
 #include "tests/testutil/test_util.h"
 #include "util/compression.h"
@@ -258,6 +265,78 @@ ParseResult Parse(std::vector<std::string> args, std::string* error) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   return ParseFlags(static_cast<int>(argv.size()), argv.data(), error);
+}
+
+TEST(SchedstatTest, ParsesTheKernelsLineAndRejectsOthers) {
+  std::optional<ThreadSched> s = ParseSchedstat("123456789 4000 17\n");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(123456789u, s->cpu_ns);
+  EXPECT_EQ(4000u, s->wait_ns);
+  EXPECT_FALSE(ParseSchedstat("").has_value());
+  EXPECT_FALSE(ParseSchedstat("12 34").has_value());
+  EXPECT_FALSE(ParseSchedstat("12 34 x").has_value());
+  EXPECT_FALSE(ParseSchedstat("12 34 5 6").has_value());
+}
+
+// A thread's CPU time grows while it computes, and the process's thread
+// list names it.
+TEST(SchedstatTest, ThreadFiguresFollowTheThread) {
+  const std::optional<ThreadSched> before = ReadThreadSched();
+  if (!before) GTEST_SKIP() << "the kernel keeps no schedstat figures";
+  volatile uint64_t sink = 0;
+  const uint64_t start = NowNanos();
+  while (NowNanos() - start < 20 * 1000 * 1000) sink = sink + 1;  // ~20 ms
+  const std::optional<ThreadSched> after = ReadThreadSched();
+  ASSERT_TRUE(after.has_value());
+  EXPECT_GE(after->cpu_ns - before->cpu_ns, 5u * 1000 * 1000);
+
+  std::thread named([] {
+    pthread_setname_np(pthread_self(), "schedstat:test");
+    const std::optional<std::vector<ProcessThread>> threads =
+        ReadProcessThreads();
+    ASSERT_TRUE(threads.has_value());
+    const long tid = syscall(SYS_gettid);
+    bool found = false;
+    for (const ProcessThread& t : *threads) {
+      if (t.tid == tid) {
+        found = true;
+        EXPECT_EQ("schedstat:test", t.name);
+      }
+    }
+    EXPECT_TRUE(found);
+  });
+  named.join();
+}
+
+TEST(ThreadCpuDeltaTest, GroupsByNameAndCountsOnlyWhatHappenedBetween) {
+  auto thread = [](int tid, const char* name, uint64_t cpu_ms,
+                   uint64_t wait_ms) {
+    ProcessThread t;
+    t.tid = tid;
+    t.name = name;
+    t.sched.cpu_ns = cpu_ms * 1000 * 1000;
+    t.sched.wait_ns = wait_ms * 1000 * 1000;
+    return t;
+  };
+  const std::vector<ProcessThread> begin = {
+      thread(10, "main", 500, 10), thread(11, "pool:low", 100, 5),
+      thread(12, "pool:low", 200, 0), thread(13, "gone", 50, 1)};
+  const std::vector<ProcessThread> end = {
+      thread(10, "main", 510, 10), thread(11, "pool:low", 400, 25),
+      thread(12, "pool:low", 300, 10),  // 13 exited: left out
+      thread(14, "pool:high", 70, 3)};  // started in between: whole
+  const std::vector<ThreadGroupCpu> groups = ThreadCpuDelta(begin, end);
+  ASSERT_EQ(3u, groups.size());
+  EXPECT_EQ("pool:low", groups[0].name);  // largest first
+  EXPECT_EQ(2, groups[0].threads);
+  EXPECT_NEAR(0.400, groups[0].cpu_seconds, 1e-9);
+  EXPECT_NEAR(0.030, groups[0].wait_seconds, 1e-9);
+  EXPECT_EQ("pool:high", groups[1].name);
+  EXPECT_NEAR(0.070, groups[1].cpu_seconds, 1e-9);
+  EXPECT_NEAR(0.003, groups[1].wait_seconds, 1e-9);
+  EXPECT_EQ("main", groups[2].name);
+  EXPECT_NEAR(0.010, groups[2].cpu_seconds, 1e-9);
+  EXPECT_NEAR(0.0, groups[2].wait_seconds, 1e-9);
 }
 
 TEST(FlagsTest, ParsesEveryForm) {
@@ -642,6 +721,18 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
                           "\"latency_cdf\":[[",
                           "\"since_open\":{"}) {
     EXPECT_NE(std::string::npos, summary.find(key)) << key;
+  }
+  // Where the kernel keeps scheduler figures (Linux with schedstat), each
+  // benchmark says how long its threads ran and waited for a CPU, and
+  // which other threads ran meanwhile.
+  if (ReadThreadSched()) {
+    for (const char* key : {"\"cpu\":{\"on_cpu_s\":", "\"waiting_for_cpu_s\":",
+                            "\"other_threads\":[{\"name\":"}) {
+      EXPECT_NE(std::string::npos, summary.find(key)) << key;
+    }
+    EXPECT_NE(std::string::npos,
+              r.out.find("  cpu            : benchmark threads "))
+        << r.out;
   }
   int depth = 0;
   for (char c : summary) {
