@@ -139,8 +139,21 @@ def slow_share(b):
     return 100 * sum(c["time_share"] for c in classes
                      if c["class"] in ("1ms-10ms", ">10ms"))
 
+def cpu_wait_share(b):
+    # Share of the benchmark threads' time runnable but without a CPU
+    # (db_bench's "cpu" figures; None where the kernel keeps none).
+    cpu = b.get("cpu")
+    thread_s = b.get("micros_per_op", 0) * b.get("ops", 0) / 1e6
+    if not cpu or thread_s <= 0:
+        return None
+    return 100 * cpu["waiting_for_cpu_s"] / thread_s
+
 def median(values):
+    values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
+
+def fmt(value, spec):
+    return "n/a" if value is None else spec % value
 
 def ops(e, row):
     return median([b["ops_per_sec"] for b in runs.get((e, row), [])])
@@ -149,7 +162,8 @@ peers = [e for e in engines if e != "cascadedb"]
 compared = "cascadedb" in engines and bool(peers)
 head = "%-18s" % "workload"
 for e in engines:
-    head += " %14s %9s %7s" % (e + " ops/s", "p99.9 us", ">1ms %")
+    head += " %14s %9s %7s %7s" % (e + " ops/s", "p99.9 us", ">1ms %",
+                                    "cpuw %")
 if compared:
     head += " %12s" % "vs best peer"
     if n > 1:
@@ -160,11 +174,12 @@ for row in rows:
     for e in engines:
         bs = runs.get((e, row))
         if not bs:
-            line += " %14s %9s %7s" % ("n/a", "", "")
+            line += " %14s %9s %7s %7s" % ("n/a", "", "", "")
             continue
-        line += " %14.0f %9.1f %7.2f" % (
+        line += " %14.0f %9.1f %7.2f %7s" % (
             ops(e, row), median([b["latency_us"]["p99.9"] for b in bs]),
-            median([slow_share(b) for b in bs]))
+            median([slow_share(b) for b in bs]),
+            fmt(median([cpu_wait_share(b) for b in bs]), "%.2f"))
     if compared:
         ours = ops("cascadedb", row)
         best = max((ops(p, row) or 0 for p in peers), default=0)
@@ -189,6 +204,8 @@ if n > 1:
     print("'round spread': the lowest and highest ratio within one round.")
 print("ops/s: higher is better; '>1ms %': share of the benchmark's op time "
       "spent in ops slower than 1 ms;")
+print("'cpuw %': share of the benchmark threads' time spent runnable but "
+      "waiting for a CPU;")
 print("'vs best peer': CascadeDB ops/s / the best of %s." %
       (", ".join(peers) or "none"))
 if "rocksdb" in engines:
