@@ -11,6 +11,8 @@
 #   waf_levels.png   write amplification per level (bytes written into the
 #                    level / user bytes), with WAL and device bars, per write
 #                    benchmark and for the whole run
+#   cpu.png          per second: the benchmark threads on a CPU and waiting
+#                    for one, and the other threads on a CPU
 #
 # Usage: plot_report.py REPORT_DIR [--out DIR]
 # Needs matplotlib (Debian: python3-matplotlib). Single-threaded script.
@@ -158,6 +160,61 @@ def plot_throughput(groups, summary, out_path):
     return True
 
 
+def plot_cpu(groups, summary, out_path):
+    """Per second: the benchmark threads on a CPU and waiting for one, and
+    the other threads (the engine's background work) on a CPU."""
+    groups = [
+        (name, rows) for name, rows in groups
+        if len(rows) >= 2 and any(r.get("other_cpu_ms") is not None
+                                  for r in rows)
+    ]
+    if not groups:
+        return False
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(11, 2.6 * len(groups) + 0.6), squeeze=False
+    )
+    series = (
+        ("threads_cpu_ms", "benchmark threads on a CPU", "#1f77b4", "-"),
+        ("threads_cpu_wait_ms", "benchmark threads waiting for a CPU",
+         "#d62728", "-"),
+        ("other_cpu_ms", "other threads on a CPU (engine background work)",
+         "#2ca02c", "--"),
+    )
+    for ax, (name, rows) in zip(axes[:, 0], groups):
+        edges = [rows[0]["time_s"] - (rows[0]["interval_s"] or 0.0)]
+        edges += [r["time_s"] for r in rows]
+        top = 1.0
+        handles = []
+        for key, label, color, ls in series:
+            # As a share of the interval: 1.0 = one CPU for the whole second.
+            values = [
+                (r[key] / 1000.0 / r["interval_s"])
+                if r.get(key) is not None and r["interval_s"] else math.nan
+                for r in rows
+            ]
+            finite = [v for v in values if not math.isnan(v)]
+            if not finite:
+                continue
+            top = max([top] + finite)
+            ax.stairs(values, edges, color=color, lw=1.3, ls=ls,
+                      baseline=None)
+            handles.append(plt.Line2D([], [], color=color, lw=1.3, ls=ls,
+                                      label=label))
+        ax.set_ylim(0, top * 1.35)
+        ax.set_ylabel("CPUs")
+        ax.set_title(name, loc="left", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(handles=handles, loc="upper left", fontsize=8,
+                  framealpha=0.8, ncol=len(handles))
+    axes[-1, 0].set_xlabel("seconds since the run started")
+    fig.suptitle("%s db_bench: CPU per second (time / interval)"
+                 % summary.get("engine", "?"))
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def plot_latency_cdf(summary, out_path):
     benches = [
         b for b in summary.get("benchmarks", [])
@@ -289,6 +346,7 @@ def main(argv):
         ("throughput.png", lambda p: plot_throughput(groups, summary, p)),
         ("latency_cdf.png", lambda p: plot_latency_cdf(summary, p)),
         ("waf_levels.png", lambda p: plot_waf(summary, p)),
+        ("cpu.png", lambda p: plot_cpu(groups, summary, p)),
     ):
         path = os.path.join(out, name)
         if fn(path):

@@ -6,6 +6,9 @@
 #include "benchmarks/db_bench/benchmark_runner.h"
 
 #include <gflags/gflags.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -423,7 +426,11 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
     const bool writer = t == n;
     const WorkloadContext* c = writer ? &writer_ctx : &ctx;
     const WorkloadFn fn = writer ? BackgroundWriter : spec.fn;
-    threads.emplace_back([state, c, fn, &gate] {
+    threads.emplace_back([state, c, fn, writer, &gate] {
+      // Named so the timeline can tell the benchmark's threads apart.
+      pthread_setname_np(pthread_self(),
+                         BenchmarkThreadName(state->tid, writer).c_str());
+      state->os_tid = static_cast<int>(::syscall(SYS_gettid));
       gate.Arrive();
       state->sched_start = ReadThreadSched();
       state->recorder.Start(NowNanos());
@@ -438,7 +445,15 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
   for (int t = 0; t < n; t++) threads[t].join();
   measured_done.store(true, std::memory_order_release);
   for (int t = n; t < total; t++) threads[t].join();
-  sampler.Stop();
+  std::vector<ProcessThread> exited;
+  for (int t = 0; t < total; t++) {
+    const ThreadState& st = *states[t];
+    if (st.sched_finish) {
+      exited.push_back(
+          {st.os_tid, BenchmarkThreadName(t, t == n), *st.sched_finish});
+    }
+  }
+  sampler.Stop(exited);
 
   std::vector<const LatencyRecorder*> mrecs(measured.begin(), measured.end());
   r->measured = Summarize(mrecs);

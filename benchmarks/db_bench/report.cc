@@ -740,7 +740,7 @@ Status ReportDir::Open(const std::string& dir,
   for (const std::string& cause : StallCauses()) {
     std::fprintf(f, ",stall_ms_%s", cause.c_str());
   }
-  std::fprintf(f, "\n");
+  std::fprintf(f, ",threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms\n");
   out->reset(new ReportDir(dir, f));
   return Status::OK();
 }
@@ -775,6 +775,8 @@ void ReportDir::AddRow(const TimelineRow& row) {
         "," + (it == row.stall_ms_by_cause.end() ? std::string()
                                                  : Printf("%.3f", it->second));
   }
+  line += "," + num(row.threads_cpu_ms) + "," + num(row.threads_cpu_wait_ms) +
+          "," + num(row.other_cpu_ms);
   std::fprintf(timeline_, "%s\n", line.c_str());
   std::fflush(timeline_);
 }

@@ -4,6 +4,8 @@
 
 #include "benchmarks/db_bench/timeline.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -26,7 +28,25 @@ std::optional<double> RateMiB(const std::optional<uint64_t>& before,
   return static_cast<double>(delta) / kMiB / seconds;
 }
 
+// The sampler thread's own name: db_bench bookkeeping, counted neither as
+// the benchmark's nor among the other threads.
+constexpr char kSamplerThreadName[] = "db_bench:sample";
+
 }  // namespace
+
+std::string BenchmarkThreadName(int t, bool writer) {
+  return writer ? "db_bench:writer" : "db_bench:" + std::to_string(t);
+}
+
+bool IsBenchmarkThreadName(const std::string& name) {
+  static const std::string kPrefix = "db_bench:";
+  if (name.compare(0, kPrefix.size(), kPrefix) != 0) return false;
+  const std::string rest = name.substr(kPrefix.size());
+  if (rest == "writer") return true;
+  return !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+}
 
 const std::vector<std::string>& StallCauses() {
   static const std::vector<std::string> kCauses = {
@@ -67,6 +87,8 @@ void Sampler::Start(const std::string& name,
     last_sample_ns_ = start_ns_;
     have_sample_ = true;
   }
+  last_threads_.clear();
+  if (sink_ != nullptr) SampleThreads(nullptr);
   {
     MutexLock lock(&mu_);
     stop_ = false;
@@ -74,7 +96,50 @@ void Sampler::Start(const std::string& name,
   thread_ = std::thread(&Sampler::Loop, this);
 }
 
-void Sampler::Stop() {
+void Sampler::SampleThreads(TimelineRow* row,
+                            const std::vector<ProcessThread>& exited) {
+  std::optional<std::vector<ProcessThread>> threads = ReadProcessThreads();
+  if (!threads) return;
+  for (const ProcessThread& t : exited) {
+    const bool listed =
+        std::any_of(threads->begin(), threads->end(),
+                    [&t](const ProcessThread& l) { return l.tid == t.tid; });
+    if (!listed) threads->push_back(t);
+  }
+  std::map<int, ThreadSched> now;
+  ThreadSched bench;
+  ThreadSched other;
+  bool any_bench = false;
+  for (const ProcessThread& t : *threads) {
+    now[t.tid] = t.sched;
+    if (t.name == kSamplerThreadName) continue;
+    ThreadSched d = t.sched;
+    auto it = last_threads_.find(t.tid);
+    // A thread new since the last call counts whole; counters only grow,
+    // so a smaller one is a reused thread id, also counted whole.
+    if (it != last_threads_.end() && d.cpu_ns >= it->second.cpu_ns &&
+        d.wait_ns >= it->second.wait_ns) {
+      d.cpu_ns -= it->second.cpu_ns;
+      d.wait_ns -= it->second.wait_ns;
+    }
+    ThreadSched* sum = &other;
+    if (IsBenchmarkThreadName(t.name)) {
+      sum = &bench;
+      any_bench = true;
+    }
+    sum->cpu_ns += d.cpu_ns;
+    sum->wait_ns += d.wait_ns;
+  }
+  last_threads_ = std::move(now);
+  if (row == nullptr) return;
+  if (any_bench) {
+    row->threads_cpu_ms = static_cast<double>(bench.cpu_ns) / 1e6;
+    row->threads_cpu_wait_ms = static_cast<double>(bench.wait_ns) / 1e6;
+  }
+  row->other_cpu_ms = static_cast<double>(other.cpu_ns) / 1e6;
+}
+
+void Sampler::Stop(const std::vector<ProcessThread>& exited) {
   {
     MutexLock lock(&mu_);
     stop_ = true;
@@ -83,11 +148,12 @@ void Sampler::Stop() {
   thread_.join();
   // The last, partial interval (at least a sliver, so short benchmarks get
   // one row).
-  if (NowNanos() > last_ns_) Tick(false);
+  if (NowNanos() > last_ns_) Tick(false, exited);
   recorders_.clear();
 }
 
 void Sampler::Loop() {
+  pthread_setname_np(pthread_self(), kSamplerThreadName);
   uint64_t next = start_ns_ + kSecond;
   while (true) {
     {
@@ -113,7 +179,8 @@ void Sampler::Loop() {
   }
 }
 
-void Sampler::Tick(bool progress_due) {
+void Sampler::Tick(bool progress_due,
+                   const std::vector<ProcessThread>& exited) {
   const uint64_t now = NowNanos();
   const double seconds = static_cast<double>(now - last_ns_) / 1e9;
   TimelineRow row;
@@ -235,7 +302,10 @@ void Sampler::Tick(bool progress_due) {
     std::fflush(stderr);
   }
 
-  if (sink_ != nullptr) sink_->AddRow(row);
+  if (sink_ != nullptr) {
+    SampleThreads(&row, exited);
+    sink_->AddRow(row);
+  }
   last_ns_ = now;
   last_ops_ = ops;
   last_bytes_ = bytes;

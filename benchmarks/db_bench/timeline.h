@@ -3,7 +3,8 @@
 // The per-second view of a running benchmark. A Sampler thread wakes every
 // second, reads the benchmark threads' LatencyRecorders (lock-free) and the
 // engine's own figures (L0 files, immutable memtables, pending compaction
-// bytes, compaction bytes, stall state and per-cause stall time), and turns
+// bytes, compaction bytes, stall state and per-cause stall time) and the
+// threads' scheduler figures, and turns
 // the differences since the previous second into a TimelineRow for
 // timeline.csv; every --stats_interval_seconds it prints a progress line
 // (ops done, current ops/s, ETA, stall state) to stderr.
@@ -24,6 +25,7 @@
 
 #include "benchmarks/db_bench/engine.h"
 #include "benchmarks/db_bench/latency.h"
+#include "benchmarks/db_bench/sysinfo.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
@@ -52,7 +54,20 @@ struct TimelineRow {
   std::optional<uint64_t> pending_compaction_bytes;
   std::optional<double> compaction_read_mb_s;
   std::optional<double> compaction_write_mb_s;
+  // Milliseconds in the interval of the benchmark threads on a CPU and
+  // runnable waiting for one, and of the process's other threads on a
+  // CPU (empty where the kernel keeps no per-thread figures, and the
+  // first two once the benchmark threads have exited).
+  std::optional<double> threads_cpu_ms;
+  std::optional<double> threads_cpu_wait_ms;
+  std::optional<double> other_cpu_ms;
 };
+
+// The name db_bench gives its benchmark thread t ("db_bench:<t>") and the
+// readwhilewriting writer ("db_bench:writer"); the timeline counts threads
+// so named as the benchmark's.
+std::string BenchmarkThreadName(int t, bool writer);
+bool IsBenchmarkThreadName(const std::string& name);
 
 // The stall causes, in the order timeline.csv lists them.
 const std::vector<std::string>& StallCauses();
@@ -78,14 +93,20 @@ class Sampler {
   // measured threads'; expected_ops (0 if unknown) gives the ETA.
   void Start(const std::string& name, std::vector<LatencyRecorder*> recorders,
              uint64_t expected_ops);
-  // Stops the thread and emits the last (partial) interval.
-  void Stop();
+  // Stops the thread and emits the last (partial) interval. exited are the
+  // final figures of benchmark threads that have already exited (so the
+  // kernel no longer lists them), for that interval's CPU columns.
+  void Stop(const std::vector<ProcessThread>& exited = {});
 
  private:
   void Loop();
   // Emits the interval ending now; progress_due also prints a progress
   // line.
-  void Tick(bool progress_due);
+  void Tick(bool progress_due, const std::vector<ProcessThread>& exited = {});
+  // Fills the row's CPU columns from the threads' figures since the last
+  // call, and remembers the figures.
+  void SampleThreads(TimelineRow* row,
+                     const std::vector<ProcessThread>& exited = {});
 
   Engine* const engine_;
   TimelineSink* const sink_;
@@ -113,6 +134,8 @@ class Sampler {
   EngineSample last_sample_;
   uint64_t last_sample_ns_ = 0;
   bool have_sample_ = false;
+  // Each thread's scheduler figures at the last tick, by thread id.
+  std::map<int, ThreadSched> last_threads_;
 };
 
 }  // namespace db_bench

@@ -83,6 +83,7 @@ struct ThreadState {
   // the kernel keeps none).
   std::optional<ThreadSched> sched_start;
   std::optional<ThreadSched> sched_finish;
+  int os_tid = 0;  // the kernel's id of the thread that ran it
 };
 
 using WorkloadFn = void (*)(const WorkloadContext& ctx, ThreadState* t);

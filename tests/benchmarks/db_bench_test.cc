@@ -32,6 +32,7 @@
 #include "benchmarks/db_bench/latency.h"
 #include "benchmarks/db_bench/report.h"
 #include "benchmarks/db_bench/sysinfo.h"
+#include "benchmarks/db_bench/timeline.h"
 #include "cascadedb/options.h"
 #include "tests/testutil/test_util.h"
 #include "util/compression.h"
@@ -306,6 +307,20 @@ TEST(SchedstatTest, ThreadFiguresFollowTheThread) {
     EXPECT_TRUE(found);
   });
   named.join();
+}
+
+TEST(BenchmarkThreadNameTest, NamesFitTheKernelsLimitAndAreRecognized) {
+  for (const std::string& name :
+       {BenchmarkThreadName(0, false), BenchmarkThreadName(12, false),
+        BenchmarkThreadName(1, true)}) {
+    EXPECT_LE(name.size(), 15u) << name;  // comm holds 15 bytes
+    EXPECT_TRUE(IsBenchmarkThreadName(name)) << name;
+  }
+  EXPECT_EQ("db_bench:writer", BenchmarkThreadName(3, true));
+  for (const char* other : {"db_bench", "db_bench:", "db_bench:sample",
+                            "db_bench:1x", "cascadedb:low", "rocksdb:low"}) {
+    EXPECT_FALSE(IsBenchmarkThreadName(other)) << other;
+  }
 }
 
 TEST(ThreadCpuDeltaTest, GroupsByNameAndCountsOnlyWhatHappenedBetween) {
@@ -682,19 +697,30 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
       "max_us,stall_state,stall_cause,stall_ms,l0_files,imm_memtables,"
       "pending_compaction_bytes,compaction_read_mb_s,compaction_write_mb_s,"
       "stall_ms_memtable_limit,stall_ms_l0_slowdown,stall_ms_l0_stop,"
-      "stall_ms_pending_compaction_slowdown,stall_ms_pending_compaction_stop",
+      "stall_ms_pending_compaction_slowdown,stall_ms_pending_compaction_stop,"
+      "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms",
       timeline[0]);
+  const bool sched = ReadThreadSched().has_value();
   uint64_t fill_ops = 0;
   bool saw_read = false;
   for (size_t i = 1; i < timeline.size(); i++) {
     const std::string& row = timeline[i];
-    EXPECT_EQ(21, std::count(row.begin(), row.end(), ',')) << row;
+    EXPECT_EQ(24, std::count(row.begin(), row.end(), ',')) << row;
     if (row.rfind("fillrandom,", 0) == 0) {
       std::vector<std::string> cells;
       std::stringstream s(row);
       std::string cell;
       while (std::getline(s, cell, ',')) cells.push_back(cell);
+      cells.resize(25);  // getline drops a trailing empty cell
       fill_ops += std::stoull(cells[3]);
+      // The benchmark thread's CPU time is there even in the last interval,
+      // which ends after the thread has exited.
+      if (sched) {
+        EXPECT_FALSE(cells[22].empty()) << row;
+        EXPECT_FALSE(cells[23].empty()) << row;
+        EXPECT_FALSE(cells[24].empty()) << row;
+        EXPECT_GT(std::stod(cells[22]), 0.0) << row;
+      }
     }
     saw_read |= row.rfind("readrandom,", 0) == 0;
   }
@@ -744,6 +770,55 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
     ASSERT_GE(depth, 0);
   }
   EXPECT_EQ(0, depth);
+}
+
+// plot_report.py on a small hand-made report: every plot it can draw
+// from the data is written as a PNG, and a missing report is exit 2.
+TEST(PlotReportTest, WritesEveryPlotOfAReport) {
+  test::TempDir dir;
+  if (RunCommand(dir, "python3 -c 'import matplotlib'").exit_code != 0 &&
+      RunCommand(dir, "/usr/bin/python3 -c 'import matplotlib'").exit_code !=
+          0) {
+    GTEST_SKIP() << "matplotlib is not installed";
+  }
+  const std::string report = dir.File("report");
+  ASSERT_EQ(0, RunCommand(dir, "mkdir -p " + report).exit_code);
+  {
+    std::ofstream t(report + "/timeline.csv");
+    t << "benchmark,time_s,interval_s,ops,ops_per_sec,mb_per_sec,p50_us,"
+         "p99_us,max_us,stall_state,stall_cause,stall_ms,l0_files,"
+         "imm_memtables,pending_compaction_bytes,compaction_read_mb_s,"
+         "compaction_write_mb_s,stall_ms_memtable_limit,stall_ms_l0_slowdown,"
+         "stall_ms_l0_stop,stall_ms_pending_compaction_slowdown,"
+         "stall_ms_pending_compaction_stop,threads_cpu_ms,"
+         "threads_cpu_wait_ms,other_cpu_ms\n";
+    t << "fillrandom,1.0,1.0,1000,1000,0.1,1,5,9,normal,,0,1,0,0,0,0,0,0,0,0,"
+         "0,900,50,400\n";
+    t << "fillrandom,2.0,1.0,800,800,0.1,1,5,90,delayed,l0_slowdown,300,8,0,"
+         "0,5,5,0,300,0,0,0,700,200,1100\n";
+    t << "fillrandom,2.5,0.5,300,600,0.1,1,5,9,normal,,0,2,0,0,5,5,0,0,0,0,"
+         "0,400,20,600\n";
+  }
+  {
+    std::ofstream j(report + "/summary.json");
+    j << R"({"engine":"cascadedb","benchmarks":[{"name":"fillrandom",)"
+      << R"("ops":2100,"latency_cdf":[[1,0.5],[5,0.99],[90,1.0]],)"
+      << R"("stalls":{"reported":true},"write_amp":{"user_bytes":1000,)"
+      << R"("wal_bytes":1000,"levels":{"L0":{"write_bytes":500}},)"
+      << R"("waf":1.5}}]})";
+  }
+  const std::string script = std::string("python3 ") + CASCADEDB_SOURCE_DIR +
+                             "/benchmarks/plot_report.py ";
+  const RunResult r = RunCommand(dir, script + report);
+  ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+  for (const char* png :
+       {"throughput.png", "latency_cdf.png", "waf_levels.png", "cpu.png"}) {
+    const std::string bytes = ReadFile(report + "/" + png);
+    ASSERT_GE(bytes.size(), 8u) << png;
+    EXPECT_EQ("\x89PNG", bytes.substr(0, 4)) << png;
+    EXPECT_NE(std::string::npos, r.out.find(png)) << r.out;
+  }
+  EXPECT_EQ(2, RunCommand(dir, script + dir.File("nothing")).exit_code);
 }
 
 // --compaction_cpu_priority=idle runs (compactions still finish: the DB
