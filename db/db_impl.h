@@ -287,6 +287,17 @@ class DBImpl : public DB, private ReadSampler {
   std::string LevelStatsTable() REQUIRES(mutex_);
   std::string SSTablesTable() REQUIRES(mutex_);
   std::string StatsTable() REQUIRES(mutex_);
+  // The background threads' time on a CPU and waiting for one, by pool
+  // (cascadedb.background-cpu). Returns false where the kernel keeps no
+  // such figures.
+  struct BackgroundCpu {
+    const char* key;   // map key prefix: "low", "high", "deletion"
+    const char* name;  // row name in the table
+    uint64_t on_cpu_micros = 0;
+    uint64_t waiting_micros = 0;
+  };
+  bool GetBackgroundCpu(std::vector<BackgroundCpu>* rows) REQUIRES(mutex_);
+  std::string BackgroundCpuTable() REQUIRES(mutex_);
   std::vector<LevelState> LevelStates() REQUIRES(mutex_);
   bool GetIntPropertyLocked(const std::string& name, uint64_t* value)
       REQUIRES(mutex_);

@@ -61,6 +61,53 @@ std::string DBImpl::StatsTable() {
   std::string result = internal_stats_.DumpStats(LevelStates(), true);
   result.append("\n");
   result.append(write_controller_.StallStatsTable(env_->NowMicros()));
+  result.append("\n");
+  result.append(BackgroundCpuTable());
+  return result;
+}
+
+bool DBImpl::GetBackgroundCpu(std::vector<BackgroundCpu>* rows) {
+  mutex_.AssertHeld();
+  rows->clear();
+  BackgroundCpu low{"low", "compaction (low pool)"};
+  BackgroundCpu high{"high", "flush (high pool)"};
+  BackgroundCpu deletion{"deletion", "obsolete-file deletion"};
+  if (!env_->GetThreadPoolCpuTime(Env::Priority::kLow, &low.on_cpu_micros,
+                                  &low.waiting_micros)
+           .ok() ||
+      !env_->GetThreadPoolCpuTime(Env::Priority::kHigh, &high.on_cpu_micros,
+                                  &high.waiting_micros)
+           .ok()) {
+    return false;
+  }
+  // The deletion thread starts with the first file it is handed.
+  if (deleter_ != nullptr) {
+    deleter_->AddCpuTime(&deletion.on_cpu_micros, &deletion.waiting_micros);
+  }
+  *rows = {low, high, deletion};
+  return true;
+}
+
+std::string DBImpl::BackgroundCpuTable() {
+  std::vector<BackgroundCpu> rows;
+  std::string result =
+      "Background threads' CPU (since their threads started; the low and "
+      "high pools are the Env's, shared by every DB on it):\n";
+  if (!GetBackgroundCpu(&rows)) {
+    result.append("n/a (the kernel keeps no per-thread CPU figures)\n");
+    return result;
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof(buf), "%-26s %10s %10s %10s\n", "threads",
+                "on-cpu-s", "waiting-s", "waiting-%");
+  result.append(buf);
+  for (const BackgroundCpu& r : rows) {
+    const double on = static_cast<double>(r.on_cpu_micros) / 1e6;
+    const double wait = static_cast<double>(r.waiting_micros) / 1e6;
+    std::snprintf(buf, sizeof(buf), "%-26s %10.3f %10.3f %10.1f\n", r.name, on,
+                  wait, on + wait > 0 ? 100.0 * wait / (on + wait) : 0.0);
+    result.append(buf);
+  }
   return result;
 }
 
@@ -87,6 +134,10 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   }
   if (name == "cascadedb.compaction-stats") {
     *value = internal_stats_.DumpStats(LevelStates(), false);
+    return true;
+  }
+  if (name == "cascadedb.background-cpu") {
+    *value = BackgroundCpuTable();
     return true;
   }
   if (name == "cascadedb.memtable-bytes-per-entry" ||
@@ -276,6 +327,16 @@ bool DBImpl::GetMapProperty(const Slice& property,
   }
   if (name == "cascadedb.write-amplification") {
     internal_stats_.GetWriteAmpMap(value);
+    return true;
+  }
+  if (name == "cascadedb.background-cpu") {
+    std::vector<BackgroundCpu> rows;
+    if (!GetBackgroundCpu(&rows)) return false;
+    for (const BackgroundCpu& r : rows) {
+      const std::string prefix = std::string(r.key) + ".";
+      (*value)[prefix + "on-cpu-micros"] = std::to_string(r.on_cpu_micros);
+      (*value)[prefix + "waiting-micros"] = std::to_string(r.waiting_micros);
+    }
     return true;
   }
   if (name == "cascadedb.levelstats") {

@@ -59,6 +59,14 @@ Status Env::LowerThreadPoolCPUPriority(Priority /*pool*/, CpuPriority /*pri*/) {
                               "this Env cannot change thread priorities");
 }
 
+Status Env::GetThreadPoolCpuTime(Priority /*pool*/, uint64_t* on_cpu_micros,
+                                 uint64_t* waiting_micros) const {
+  *on_cpu_micros = 0;
+  *waiting_micros = 0;
+  return Status::NotSupported("GetThreadPoolCpuTime",
+                              "this Env keeps no thread CPU figures");
+}
+
 void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
   va_list ap;
   va_start(ap, format);

@@ -1299,6 +1299,21 @@ class PosixEnv final : public Env {
 #endif
   }
 
+  Status GetThreadPoolCpuTime(Priority pool, uint64_t* on_cpu_micros,
+                              uint64_t* waiting_micros) const override {
+    *on_cpu_micros = 0;
+    *waiting_micros = 0;
+    if (pool != Priority::kLow && pool != Priority::kHigh) {
+      return Status::InvalidArgument("GetThreadPoolCpuTime", "unknown pool");
+    }
+    if (!Pool(pool)->AddCpuTime(on_cpu_micros, waiting_micros)) {
+      return Status::NotSupported("GetThreadPoolCpuTime",
+                                  "the kernel keeps no per-thread CPU figures "
+                                  "(/proc/self/task/*/schedstat)");
+    }
+    return Status::OK();
+  }
+
   void StartThread(void (*function)(void* arg), void* arg) override {
     std::thread(function, arg).detach();
   }

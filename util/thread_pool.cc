@@ -232,10 +232,34 @@ void ThreadPool::WorkerLoop(uint64_t id) {
   live_threads_--;
   exited_ids_.push_back(id);
   worker_tids_.erase(id);
+  // This worker's figures stay in the pool's total after it is gone.
+  ThreadCpuTime mine;
+  if (ReadThreadCpuTime(0, &mine)) exited_cpu_ += mine;
   // A Schedule may have signalled this worker just before it chose to exit;
   // pass the wake-up on so the job is not left waiting.
   if (!queue_.empty()) work_cv_.Signal();
   mu_.Unlock();
+}
+
+bool ThreadPool::AddCpuTime(uint64_t* on_cpu_micros,
+                            uint64_t* waiting_micros) const {
+  ThreadCpuTime probe;
+  if (!ReadThreadCpuTime(0, &probe)) return false;  // no figures here
+  std::vector<int> tids;
+  ThreadCpuTime total;
+  {
+    MutexLock l(&mu_);
+    for (const auto& [id, tid] : worker_tids_) tids.push_back(tid);
+    total = exited_cpu_;
+  }
+  // Read outside the lock: each is a /proc read.
+  for (int tid : tids) {
+    ThreadCpuTime t;
+    if (ReadThreadCpuTime(tid, &t)) total += t;
+  }
+  *on_cpu_micros += total.on_cpu_nanos / 1000;
+  *waiting_micros += total.waiting_nanos / 1000;
+  return true;
 }
 
 int AvailableCpus() {

@@ -22,6 +22,7 @@
 #include "cascadedb/env.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
+#include "util/thread_cpu.h"
 
 namespace cascadedb {
 
@@ -73,6 +74,14 @@ class ThreadPool {
   // only; elsewhere the setting is kept but not applied.
   void LowerCpuPriority(Env::CpuPriority pri) EXCLUDES(mu_);
   Env::CpuPriority GetCpuPriority() const EXCLUDES(mu_);
+
+  // Adds to *on_cpu_micros and *waiting_micros the time the pool's workers
+  // have spent on a CPU and runnable waiting for one (util/thread_cpu.h)
+  // since the pool started, workers that have exited included (a worker
+  // exiting during the call may be missed once). Returns false, adding
+  // nothing, where the kernel keeps no such figures.
+  bool AddCpuTime(uint64_t* on_cpu_micros, uint64_t* waiting_micros) const
+      EXCLUDES(mu_);
 
   // Blocks until the queue is empty and no job is running. Jobs scheduled
   // while waiting are waited for too.
@@ -130,6 +139,8 @@ class ThreadPool {
   std::vector<uint64_t> exited_ids_ GUARDED_BY(mu_);
   // Kernel thread ids of the live workers, by worker id (Linux).
   std::unordered_map<uint64_t, int> worker_tids_ GUARDED_BY(mu_);
+  // CPU figures of the workers that have exited.
+  ThreadCpuTime exited_cpu_ GUARDED_BY(mu_);
   // The CPU the workers are kept off (ScheduleBesideCaller), or -1.
   int avoided_cpu_ GUARDED_BY(mu_) = -1;
 };

@@ -369,14 +369,16 @@ namespace {
 
 // The scheduler figures of states[from, to) between their start and
 // finish, summed; empty if any thread has none.
-std::optional<ThreadSched> SumSched(
+std::optional<ThreadCpuTime> SumSched(
     const std::vector<std::unique_ptr<ThreadState>>& states, int from, int to) {
-  ThreadSched sum;
+  ThreadCpuTime sum;
   for (int t = from; t < to; t++) {
     const ThreadState& st = *states[t];
     if (!st.sched_start || !st.sched_finish) return std::nullopt;
-    sum.cpu_ns += st.sched_finish->cpu_ns - st.sched_start->cpu_ns;
-    sum.wait_ns += st.sched_finish->wait_ns - st.sched_start->wait_ns;
+    sum.on_cpu_nanos +=
+        st.sched_finish->on_cpu_nanos - st.sched_start->on_cpu_nanos;
+    sum.waiting_nanos +=
+        st.sched_finish->waiting_nanos - st.sched_start->waiting_nanos;
   }
   return sum;
 }

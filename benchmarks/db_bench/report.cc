@@ -196,9 +196,9 @@ void OpStatsJson(Json* j, const OpStats& s) {
   }
   if (s.sched) {
     j->Key("cpu").Begin('{');
-    j->Key("on_cpu_s").Number(static_cast<double>(s.sched->cpu_ns) / 1e9);
+    j->Key("on_cpu_s").Number(static_cast<double>(s.sched->on_cpu_nanos) / 1e9);
     j->Key("waiting_for_cpu_s")
-        .Number(static_cast<double>(s.sched->wait_ns) / 1e9);
+        .Number(static_cast<double>(s.sched->waiting_nanos) / 1e9);
     j->End('}');
   } else {
     j->Key("cpu").Null();
@@ -493,8 +493,8 @@ std::string SpaceLine(const ResourceFigures& res) {
 std::string CpuLine(const BenchResult& r) {
   auto group = [](const char* who, const OpStats& s) {
     if (!s.sched) return std::string(who) + " n/a";
-    const double cpu = static_cast<double>(s.sched->cpu_ns) / 1e9;
-    const double wait = static_cast<double>(s.sched->wait_ns) / 1e9;
+    const double cpu = static_cast<double>(s.sched->on_cpu_nanos) / 1e9;
+    const double wait = static_cast<double>(s.sched->waiting_nanos) / 1e9;
     return Printf(
         "%s %.2f s on a CPU, %.3f s waiting for one (%.1f%% of "
         "their time)",
@@ -571,24 +571,25 @@ WafFigures ComputeWaf(const ResourceFigures& res) {
 std::vector<ThreadGroupCpu> ThreadCpuDelta(
     const std::vector<ProcessThread>& begin,
     const std::vector<ProcessThread>& end) {
-  std::map<int, const ThreadSched*> before;
+  std::map<int, const ThreadCpuTime*> before;
   for (const ProcessThread& t : begin) before[t.tid] = &t.sched;
   std::map<std::string, ThreadGroupCpu> groups;
   for (const ProcessThread& t : end) {
-    ThreadSched d = t.sched;
+    ThreadCpuTime d = t.sched;
     auto it = before.find(t.tid);
     if (it != before.end()) {
       // Counters only grow; a smaller one is a reused thread id.
-      if (d.cpu_ns >= it->second->cpu_ns && d.wait_ns >= it->second->wait_ns) {
-        d.cpu_ns -= it->second->cpu_ns;
-        d.wait_ns -= it->second->wait_ns;
+      if (d.on_cpu_nanos >= it->second->on_cpu_nanos &&
+          d.waiting_nanos >= it->second->waiting_nanos) {
+        d.on_cpu_nanos -= it->second->on_cpu_nanos;
+        d.waiting_nanos -= it->second->waiting_nanos;
       }
     }
     ThreadGroupCpu& g = groups[t.name];
     g.name = t.name;
     g.threads++;
-    g.cpu_seconds += static_cast<double>(d.cpu_ns) / 1e9;
-    g.wait_seconds += static_cast<double>(d.wait_ns) / 1e9;
+    g.cpu_seconds += static_cast<double>(d.on_cpu_nanos) / 1e9;
+    g.wait_seconds += static_cast<double>(d.waiting_nanos) / 1e9;
   }
   std::vector<ThreadGroupCpu> result;
   for (auto& [name, g] : groups) result.push_back(g);

@@ -49,7 +49,7 @@ struct OpStats {
   // The threads' time on a CPU and runnable but waiting for one, summed
   // over the group, from each thread's start to its finish; empty where
   // the kernel keeps no figures.
-  std::optional<ThreadSched> sched;
+  std::optional<ThreadCpuTime> sched;
 };
 
 // Engine and OS figures for one benchmark (or for the run so far).

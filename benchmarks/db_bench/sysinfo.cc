@@ -44,31 +44,10 @@ bool EndsWith(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-std::optional<ThreadSched> ParseSchedstat(const std::string& text) {
-  unsigned long long cpu = 0;
-  unsigned long long wait = 0;
-  unsigned long long slices = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%llu %llu %llu %c", &cpu, &wait, &slices,
-                  &rest) != 3) {
-    return std::nullopt;
-  }
-  return ThreadSched{cpu, wait};
-}
-
-namespace {
-
-std::optional<ThreadSched> ReadSchedstatFile(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  return ParseSchedstat(line);
-}
-
-}  // namespace
-
-std::optional<ThreadSched> ReadThreadSched() {
-  return ReadSchedstatFile("/proc/thread-self/schedstat");
+std::optional<ThreadCpuTime> ReadThreadSched() {
+  ThreadCpuTime t;
+  if (!ReadThreadCpuTime(0, &t)) return std::nullopt;
+  return t;
 }
 
 std::optional<std::vector<ProcessThread>> ReadProcessThreads() {
@@ -80,11 +59,12 @@ std::optional<std::vector<ProcessThread>> ReadProcessThreads() {
     const std::string dir = e.path().string();
     ProcessThread t;
     t.tid = std::atoi(e.path().filename().c_str());
-    std::optional<ThreadSched> sched = ReadSchedstatFile(dir + "/schedstat");
     std::ifstream comm(dir + "/comm");
     // A thread gone since the listing is skipped.
-    if (!sched || !comm || !std::getline(comm, t.name)) continue;
-    t.sched = *sched;
+    if (!ReadThreadCpuTime(t.tid, &t.sched) || !comm ||
+        !std::getline(comm, t.name)) {
+      continue;
+    }
     threads.push_back(std::move(t));
   }
   // The calling thread is always there: none at all means no figures.

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "util/thread_cpu.h"
+
 namespace cascadedb {
 namespace db_bench {
 
@@ -42,24 +44,15 @@ std::optional<uint64_t> CurrentRssFileBytes();
 // the whole process lifetime.
 bool ResetPeakRss();
 
-// One thread's scheduler figures, as the kernel keeps them (schedstat,
-// with CONFIG_SCHED_INFO): time on a CPU, and time runnable but waiting in
-// a run queue for one (preempted, or woken and not yet run).
-struct ThreadSched {
-  uint64_t cpu_ns = 0;
-  uint64_t wait_ns = 0;
-};
-// Parses a schedstat line, "<on-CPU ns> <run-queue ns> <timeslices>";
-// empty if it is not one.
-std::optional<ThreadSched> ParseSchedstat(const std::string& text);
-// The calling thread's figures; empty where the kernel keeps none.
-std::optional<ThreadSched> ReadThreadSched();
+// The calling thread's time on a CPU and waiting for one
+// (util/thread_cpu.h); empty where the kernel keeps no figures.
+std::optional<ThreadCpuTime> ReadThreadSched();
 
 // A thread of this process: its id, its name (comm) and its figures.
 struct ProcessThread {
   int tid = 0;
   std::string name;
-  ThreadSched sched;
+  ThreadCpuTime sched;
 };
 // Every thread of this process, by thread id; empty where the kernel keeps
 // no figures. A thread that exits while the list is read is left out.

@@ -106,37 +106,38 @@ void Sampler::SampleThreads(TimelineRow* row,
                     [&t](const ProcessThread& l) { return l.tid == t.tid; });
     if (!listed) threads->push_back(t);
   }
-  std::map<int, ThreadSched> now;
-  ThreadSched bench;
-  ThreadSched other;
+  std::map<int, ThreadCpuTime> now;
+  ThreadCpuTime bench;
+  ThreadCpuTime other;
   bool any_bench = false;
   for (const ProcessThread& t : *threads) {
     now[t.tid] = t.sched;
     if (t.name == kSamplerThreadName) continue;
-    ThreadSched d = t.sched;
+    ThreadCpuTime d = t.sched;
     auto it = last_threads_.find(t.tid);
     // A thread new since the last call counts whole; counters only grow,
     // so a smaller one is a reused thread id, also counted whole.
-    if (it != last_threads_.end() && d.cpu_ns >= it->second.cpu_ns &&
-        d.wait_ns >= it->second.wait_ns) {
-      d.cpu_ns -= it->second.cpu_ns;
-      d.wait_ns -= it->second.wait_ns;
+    if (it != last_threads_.end() &&
+        d.on_cpu_nanos >= it->second.on_cpu_nanos &&
+        d.waiting_nanos >= it->second.waiting_nanos) {
+      d.on_cpu_nanos -= it->second.on_cpu_nanos;
+      d.waiting_nanos -= it->second.waiting_nanos;
     }
-    ThreadSched* sum = &other;
+    ThreadCpuTime* sum = &other;
     if (IsBenchmarkThreadName(t.name)) {
       sum = &bench;
       any_bench = true;
     }
-    sum->cpu_ns += d.cpu_ns;
-    sum->wait_ns += d.wait_ns;
+    sum->on_cpu_nanos += d.on_cpu_nanos;
+    sum->waiting_nanos += d.waiting_nanos;
   }
   last_threads_ = std::move(now);
   if (row == nullptr) return;
   if (any_bench) {
-    row->threads_cpu_ms = static_cast<double>(bench.cpu_ns) / 1e6;
-    row->threads_cpu_wait_ms = static_cast<double>(bench.wait_ns) / 1e6;
+    row->threads_cpu_ms = static_cast<double>(bench.on_cpu_nanos) / 1e6;
+    row->threads_cpu_wait_ms = static_cast<double>(bench.waiting_nanos) / 1e6;
   }
-  row->other_cpu_ms = static_cast<double>(other.cpu_ns) / 1e6;
+  row->other_cpu_ms = static_cast<double>(other.on_cpu_nanos) / 1e6;
 }
 
 void Sampler::Stop(const std::vector<ProcessThread>& exited) {

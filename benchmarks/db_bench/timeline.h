@@ -135,7 +135,7 @@ class Sampler {
   uint64_t last_sample_ns_ = 0;
   bool have_sample_ = false;
   // Each thread's scheduler figures at the last tick, by thread id.
-  std::map<int, ThreadSched> last_threads_;
+  std::map<int, ThreadCpuTime> last_threads_;
 };
 
 }  // namespace db_bench

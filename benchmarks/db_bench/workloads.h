@@ -81,8 +81,8 @@ struct ThreadState {
   Status error;
   // The thread's scheduler figures at its start and finish (empty where
   // the kernel keeps none).
-  std::optional<ThreadSched> sched_start;
-  std::optional<ThreadSched> sched_finish;
+  std::optional<ThreadCpuTime> sched_start;
+  std::optional<ThreadCpuTime> sched_finish;
   int os_tid = 0;  // the kernel's id of the thread that ran it
 };
 

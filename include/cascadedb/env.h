@@ -185,6 +185,17 @@ class Env {
   // (the default here); InvalidArgument for values out of range.
   virtual Status LowerThreadPoolCPUPriority(Priority pool, CpuPriority pri);
 
+  // Sets *on_cpu_micros and *waiting_micros to the time a pool's threads
+  // have spent on a CPU and runnable but waiting for one (preempted, or
+  // woken and not yet run) since the Env started them, threads that have
+  // exited included. A pool is shared by every DB using this Env. On a
+  // machine with fewer CPUs than busy threads the wait is where a flush or
+  // compaction loses time that no stall counter shows. NotSupported where
+  // the platform keeps no such figures (the default here; the POSIX Env on
+  // Linux keeps them); InvalidArgument for an unknown pool.
+  virtual Status GetThreadPoolCpuTime(Priority pool, uint64_t* on_cpu_micros,
+                                      uint64_t* waiting_micros) const;
+
   // Runs function(arg) on a new detached thread.
   virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
 
@@ -433,6 +444,10 @@ class EnvWrapper : public Env {
   void WaitForBackgroundJobs() override { target_->WaitForBackgroundJobs(); }
   Status LowerThreadPoolCPUPriority(Priority pool, CpuPriority pri) override {
     return target_->LowerThreadPoolCPUPriority(pool, pri);
+  }
+  Status GetThreadPoolCpuTime(Priority pool, uint64_t* on_cpu_micros,
+                              uint64_t* waiting_micros) const override {
+    return target_->GetThreadPoolCpuTime(pool, on_cpu_micros, waiting_micros);
   }
   void StartThread(void (*f)(void*), void* a) override {
     target_->StartThread(f, a);

@@ -1132,6 +1132,48 @@ TEST_F(DBTest, PropertiesExist) {
   EXPECT_TRUE(m.count("state"));
 }
 
+// cascadedb.background-cpu: the flush and compaction pools' and the
+// deletion thread's time on a CPU and waiting for one. The pools belong to
+// the Env and only grow; a flush adds to the high pool's figure.
+TEST_F(DBTest, BackgroundCpuCoversEveryBackgroundThread) {
+  Open();
+  std::map<std::string, std::string> before;
+  if (!db_->GetMapProperty("cascadedb.background-cpu", &before)) {
+    std::string text;
+    ASSERT_TRUE(db_->GetProperty("cascadedb.background-cpu", &text));
+    EXPECT_NE(std::string::npos, text.find("n/a")) << text;
+    GTEST_SKIP() << "the kernel keeps no per-thread CPU figures";
+  }
+  for (const char* pool : {"low", "high", "deletion"}) {
+    for (const char* figure : {"on-cpu-micros", "waiting-micros"}) {
+      EXPECT_EQ(1u, before.count(std::string(pool) + "." + figure))
+          << pool << "." << figure;
+    }
+  }
+  // Enough flushes that the high pool certainly spends CPU time.
+  for (int f = 0; f < 20; ++f) {
+    for (int i = 0; i < 2000; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::string(100, 'a' + f)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  std::map<std::string, std::string> after;
+  ASSERT_TRUE(db_->GetMapProperty("cascadedb.background-cpu", &after));
+  EXPECT_GT(std::stoull(after["high.on-cpu-micros"]),
+            std::stoull(before["high.on-cpu-micros"]));
+  for (const auto& [key, value] : before) {
+    EXPECT_GE(std::stoull(after[key]), std::stoull(value)) << key;
+  }
+  std::string text;
+  ASSERT_TRUE(db_->GetProperty("cascadedb.background-cpu", &text));
+  for (const char* row : {"compaction (low pool)", "flush (high pool)",
+                          "obsolete-file deletion", "waiting-%"}) {
+    EXPECT_NE(std::string::npos, text.find(row)) << text;
+  }
+  ASSERT_TRUE(db_->GetProperty("cascadedb.stats", &text));
+  EXPECT_NE(std::string::npos, text.find("Background threads' CPU")) << text;
+}
+
 // A field of cascadedb.aggregated-table-properties ("name=value; ...").
 uint64_t TablePropertyField(DB* db, const std::string& name) {
   std::string text;

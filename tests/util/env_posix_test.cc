@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <fstream>
@@ -1041,6 +1042,34 @@ TEST_F(EnvPosixTest, ScheduledJobsRunBeforeWaitForBackgroundJobsReturns) {
   EXPECT_EQ(20, runs.load());
   EXPECT_EQ(0u, env_->GetThreadPoolQueueLen(Env::Priority::kLow));
   EXPECT_EQ(1, env_->GetBackgroundThreads(Env::Priority::kHigh));
+}
+
+// The pools' CPU figures: both pools answer (where the kernel keeps the
+// figures), a job's CPU time shows in its pool's, and an unknown pool is
+// rejected; an EnvWrapper forwards the call.
+TEST_F(EnvPosixTest, ThreadPoolCpuTimeCoversEachPoolsJobs) {
+  uint64_t on_cpu = 1;
+  uint64_t waiting = 1;
+  Status s = env_->GetThreadPoolCpuTime(static_cast<Env::Priority>(7), &on_cpu,
+                                        &waiting);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = env_->GetThreadPoolCpuTime(Env::Priority::kHigh, &on_cpu, &waiting);
+  if (s.IsNotSupported()) GTEST_SKIP() << s.ToString();
+  ASSERT_OK(s);
+  const uint64_t before = on_cpu;
+  auto busy = [](void*) {
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+    volatile uint64_t sink = 0;
+    while (std::chrono::steady_clock::now() < end) sink = sink + 1;
+  };
+  env_->Schedule(busy, nullptr, Env::Priority::kHigh);
+  env_->WaitForBackgroundJobs();
+  EnvWrapper wrapper(env_);
+  ASSERT_OK(
+      wrapper.GetThreadPoolCpuTime(Env::Priority::kHigh, &on_cpu, &waiting));
+  EXPECT_GE(on_cpu, before + 10 * 1000);
+  ASSERT_OK(env_->GetThreadPoolCpuTime(Env::Priority::kLow, &on_cpu, &waiting));
 }
 
 TEST_F(EnvPosixTest, LowerThreadPoolCPUPriorityRejectsUnknownValues) {

@@ -375,6 +375,43 @@ TEST(ThreadPoolTest, ScheduleBesideCallerNeverTakesAWorkersLastCpu) {
 }
 #endif  // __linux__
 
+void BusyJob(void* arg) {
+  const auto end = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(*static_cast<int*>(arg));
+  volatile uint64_t sink = 0;
+  while (std::chrono::steady_clock::now() < end) sink = sink + 1;
+}
+
+// The pool's CPU time covers its workers' jobs, and stays counted after
+// the workers exit.
+TEST(ThreadPoolTest, CpuTimeCoversWorkersThatHaveExited) {
+  ThreadPool pool(1);
+  uint64_t on_cpu = 0;
+  uint64_t waiting = 0;
+  if (!pool.AddCpuTime(&on_cpu, &waiting)) {
+    GTEST_SKIP() << "the kernel keeps no per-thread CPU figures";
+  }
+  int ms = 30;
+  pool.Schedule(&BusyJob, &ms);
+  pool.WaitForJobs();
+  on_cpu = 0;
+  waiting = 0;
+  ASSERT_TRUE(pool.AddCpuTime(&on_cpu, &waiting));
+  EXPECT_GE(on_cpu, 10u * 1000);
+  const uint64_t after_job = on_cpu;
+
+  pool.SetBackgroundThreads(0);  // the worker exits
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  uint64_t later = 0;
+  ASSERT_TRUE(pool.AddCpuTime(&later, &waiting));
+  EXPECT_GE(later, after_job);
+
+  // Added to, not overwritten.
+  uint64_t sum = 1000 * 1000 * 1000;
+  ASSERT_TRUE(pool.AddCpuTime(&sum, &waiting));
+  EXPECT_GE(sum, 1000u * 1000 * 1000 + after_job);
+}
+
 TEST(AvailableCpusTest, CountsTheCpusThisThreadMayUse) {
   const int n = AvailableCpus();
   EXPECT_GE(n, 1);
