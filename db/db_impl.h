@@ -291,7 +291,7 @@ class DBImpl : public DB, private ReadSampler {
   // (cascadedb.background-cpu). Returns false where the kernel keeps no
   // such figures.
   struct BackgroundCpu {
-    const char* key;   // map key prefix: "low", "high", "deletion"
+    const char* key;   // "low", "high", "helper", "deletion"
     const char* name;  // row name in the table
     uint64_t on_cpu_micros = 0;
     uint64_t waiting_micros = 0;

@@ -80,11 +80,20 @@ bool DBImpl::GetBackgroundCpu(std::vector<BackgroundCpu>* rows) {
            .ok()) {
     return false;
   }
+  *rows = {low, high};
+  // An Env without helper threads of its own, or that does not count them,
+  // has no such row.
+  BackgroundCpu helper{"helper", "Env helper (WAL regions)"};
+  if (env_->GetHelperThreadsCpuTime(&helper.on_cpu_micros,
+                                    &helper.waiting_micros)
+          .ok()) {
+    rows->push_back(helper);
+  }
   // The deletion thread starts with the first file it is handed.
   if (deleter_ != nullptr) {
     deleter_->AddCpuTime(&deletion.on_cpu_micros, &deletion.waiting_micros);
   }
-  *rows = {low, high, deletion};
+  rows->push_back(deletion);
   return true;
 }
 

@@ -67,6 +67,14 @@ Status Env::GetThreadPoolCpuTime(Priority /*pool*/, uint64_t* on_cpu_micros,
                               "this Env keeps no thread CPU figures");
 }
 
+Status Env::GetHelperThreadsCpuTime(uint64_t* on_cpu_micros,
+                                    uint64_t* waiting_micros) const {
+  *on_cpu_micros = 0;
+  *waiting_micros = 0;
+  return Status::NotSupported("GetHelperThreadsCpuTime",
+                              "this Env keeps no thread CPU figures");
+}
+
 void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
   va_list ap;
   va_start(ap, format);

@@ -63,6 +63,7 @@
 #include "util/mutex.h"
 #include "util/posix_logger.h"
 #include "util/thread_annotations.h"
+#include "util/thread_cpu.h"
 #include "util/thread_pool.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -395,8 +396,14 @@ void TryMmap(const std::string& fname, int fd,
 // writer may wait for it, so it must never queue behind a compaction.
 // Created on first use and never destroyed, so files closed during static
 // destruction still find it.
+std::atomic<ThreadPool*> g_region_preparer{nullptr};  // once started
+
 ThreadPool* RegionPreparer() {
-  static ThreadPool* const pool = new ThreadPool(1, "cascadedb:map");
+  static ThreadPool* const pool = [] {
+    ThreadPool* p = new ThreadPool(1, "cascadedb:map");
+    g_region_preparer.store(p, std::memory_order_release);
+    return p;
+  }();
   return pool;
 }
 
@@ -1311,6 +1318,21 @@ class PosixEnv final : public Env {
                                   "the kernel keeps no per-thread CPU figures "
                                   "(/proc/self/task/*/schedstat)");
     }
+    return Status::OK();
+  }
+
+  Status GetHelperThreadsCpuTime(uint64_t* on_cpu_micros,
+                                 uint64_t* waiting_micros) const override {
+    *on_cpu_micros = 0;
+    *waiting_micros = 0;
+    ThreadCpuTime probe;
+    if (!ReadThreadCpuTime(0, &probe)) {
+      return Status::NotSupported("GetHelperThreadsCpuTime",
+                                  "the kernel keeps no per-thread CPU figures "
+                                  "(/proc/self/task/*/schedstat)");
+    }
+    ThreadPool* helper = g_region_preparer.load(std::memory_order_acquire);
+    if (helper != nullptr) helper->AddCpuTime(on_cpu_micros, waiting_micros);
     return Status::OK();
   }
 

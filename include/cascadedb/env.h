@@ -196,6 +196,14 @@ class Env {
   virtual Status GetThreadPoolCpuTime(Priority pool, uint64_t* on_cpu_micros,
                                       uint64_t* waiting_micros) const;
 
+  // The same figures for the threads the Env runs for its own work rather
+  // than for scheduled jobs: the POSIX Env's mmap WAL region helper
+  // (cascadedb:map), one for the whole process. Zeros until such a thread
+  // has started. NotSupported by default and where the platform keeps no
+  // such figures.
+  virtual Status GetHelperThreadsCpuTime(uint64_t* on_cpu_micros,
+                                         uint64_t* waiting_micros) const;
+
   // Runs function(arg) on a new detached thread.
   virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
 
@@ -448,6 +456,10 @@ class EnvWrapper : public Env {
   Status GetThreadPoolCpuTime(Priority pool, uint64_t* on_cpu_micros,
                               uint64_t* waiting_micros) const override {
     return target_->GetThreadPoolCpuTime(pool, on_cpu_micros, waiting_micros);
+  }
+  Status GetHelperThreadsCpuTime(uint64_t* on_cpu_micros,
+                                 uint64_t* waiting_micros) const override {
+    return target_->GetHelperThreadsCpuTime(on_cpu_micros, waiting_micros);
   }
   void StartThread(void (*f)(void*), void* a) override {
     target_->StartThread(f, a);

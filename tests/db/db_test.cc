@@ -1132,9 +1132,10 @@ TEST_F(DBTest, PropertiesExist) {
   EXPECT_TRUE(m.count("state"));
 }
 
-// cascadedb.background-cpu: the flush and compaction pools' and the
-// deletion thread's time on a CPU and waiting for one. The pools belong to
-// the Env and only grow; a flush adds to the high pool's figure.
+// cascadedb.background-cpu: the flush and compaction pools', the Env's
+// helper's and the deletion thread's time on a CPU and waiting for one.
+// The pools belong to the Env and only grow; a flush adds to the high
+// pool's figure.
 TEST_F(DBTest, BackgroundCpuCoversEveryBackgroundThread) {
   Open();
   std::map<std::string, std::string> before;
@@ -1144,7 +1145,7 @@ TEST_F(DBTest, BackgroundCpuCoversEveryBackgroundThread) {
     EXPECT_NE(std::string::npos, text.find("n/a")) << text;
     GTEST_SKIP() << "the kernel keeps no per-thread CPU figures";
   }
-  for (const char* pool : {"low", "high", "deletion"}) {
+  for (const char* pool : {"low", "high", "helper", "deletion"}) {
     for (const char* figure : {"on-cpu-micros", "waiting-micros"}) {
       EXPECT_EQ(1u, before.count(std::string(pool) + "." + figure))
           << pool << "." << figure;
@@ -1166,8 +1167,9 @@ TEST_F(DBTest, BackgroundCpuCoversEveryBackgroundThread) {
   }
   std::string text;
   ASSERT_TRUE(db_->GetProperty("cascadedb.background-cpu", &text));
-  for (const char* row : {"compaction (low pool)", "flush (high pool)",
-                          "obsolete-file deletion", "waiting-%"}) {
+  for (const char* row :
+       {"compaction (low pool)", "flush (high pool)",
+        "Env helper (WAL regions)", "obsolete-file deletion", "waiting-%"}) {
     EXPECT_NE(std::string::npos, text.find(row)) << text;
   }
   ASSERT_TRUE(db_->GetProperty("cascadedb.stats", &text));
