@@ -24,6 +24,21 @@ struct ThreadCpuTime {
     waiting_nanos += other.waiting_nanos;
     return *this;
   }
+
+  // What accrued since earlier, a reading of the same thread id: the
+  // difference, or these figures whole when either counter is below
+  // earlier's (the counters only grow, so the id now names another
+  // thread, which started since).
+  ThreadCpuTime Since(const ThreadCpuTime& earlier) const {
+    if (on_cpu_nanos < earlier.on_cpu_nanos ||
+        waiting_nanos < earlier.waiting_nanos) {
+      return *this;
+    }
+    ThreadCpuTime d;
+    d.on_cpu_nanos = on_cpu_nanos - earlier.on_cpu_nanos;
+    d.waiting_nanos = waiting_nanos - earlier.waiting_nanos;
+    return d;
+  }
 };
 
 // Parses a schedstat line, "<on-CPU ns> <run-queue ns> <timeslices>".

@@ -375,10 +375,7 @@ std::optional<ThreadCpuTime> SumSched(
   for (int t = from; t < to; t++) {
     const ThreadState& st = *states[t];
     if (!st.sched_start || !st.sched_finish) return std::nullopt;
-    sum.on_cpu_nanos +=
-        st.sched_finish->on_cpu_nanos - st.sched_start->on_cpu_nanos;
-    sum.waiting_nanos +=
-        st.sched_finish->waiting_nanos - st.sched_start->waiting_nanos;
+    sum += st.sched_finish->Since(*st.sched_start);
   }
   return sum;
 }

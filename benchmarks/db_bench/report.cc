@@ -575,16 +575,9 @@ std::vector<ThreadGroupCpu> ThreadCpuDelta(
   for (const ProcessThread& t : begin) before[t.tid] = &t.sched;
   std::map<std::string, ThreadGroupCpu> groups;
   for (const ProcessThread& t : end) {
-    ThreadCpuTime d = t.sched;
     auto it = before.find(t.tid);
-    if (it != before.end()) {
-      // Counters only grow; a smaller one is a reused thread id.
-      if (d.on_cpu_nanos >= it->second->on_cpu_nanos &&
-          d.waiting_nanos >= it->second->waiting_nanos) {
-        d.on_cpu_nanos -= it->second->on_cpu_nanos;
-        d.waiting_nanos -= it->second->waiting_nanos;
-      }
-    }
+    const ThreadCpuTime d =
+        it == before.end() ? t.sched : t.sched.Since(*it->second);
     ThreadGroupCpu& g = groups[t.name];
     g.name = t.name;
     g.threads++;

@@ -113,23 +113,16 @@ void Sampler::SampleThreads(TimelineRow* row,
   for (const ProcessThread& t : *threads) {
     now[t.tid] = t.sched;
     if (t.name == kSamplerThreadName) continue;
-    ThreadCpuTime d = t.sched;
+    // A thread new since the last call counts whole.
     auto it = last_threads_.find(t.tid);
-    // A thread new since the last call counts whole; counters only grow,
-    // so a smaller one is a reused thread id, also counted whole.
-    if (it != last_threads_.end() &&
-        d.on_cpu_nanos >= it->second.on_cpu_nanos &&
-        d.waiting_nanos >= it->second.waiting_nanos) {
-      d.on_cpu_nanos -= it->second.on_cpu_nanos;
-      d.waiting_nanos -= it->second.waiting_nanos;
-    }
-    ThreadCpuTime* sum = &other;
+    const ThreadCpuTime d =
+        it == last_threads_.end() ? t.sched : t.sched.Since(it->second);
     if (IsBenchmarkThreadName(t.name)) {
-      sum = &bench;
+      bench += d;
       any_bench = true;
+    } else {
+      other += d;
     }
-    sum->on_cpu_nanos += d.on_cpu_nanos;
-    sum->waiting_nanos += d.waiting_nanos;
   }
   last_threads_ = std::move(now);
   if (row == nullptr) return;

@@ -57,5 +57,24 @@ TEST(ThreadCpuTest, SumsAdd) {
   EXPECT_EQ(24u, a.waiting_nanos);
 }
 
+TEST(ThreadCpuTest, SinceIsTheDifferenceOrTheWholeForAReusedId) {
+  ThreadCpuTime earlier;
+  earlier.on_cpu_nanos = 100;
+  earlier.waiting_nanos = 10;
+  ThreadCpuTime later;
+  later.on_cpu_nanos = 150;
+  later.waiting_nanos = 30;
+  ThreadCpuTime d = later.Since(earlier);
+  EXPECT_EQ(50u, d.on_cpu_nanos);
+  EXPECT_EQ(20u, d.waiting_nanos);
+  // Either counter below the earlier reading: another thread, counted whole.
+  ThreadCpuTime other;
+  other.on_cpu_nanos = 500;
+  other.waiting_nanos = 5;
+  d = other.Since(earlier);
+  EXPECT_EQ(500u, d.on_cpu_nanos);
+  EXPECT_EQ(5u, d.waiting_nanos);
+}
+
 }  // namespace
 }  // namespace cascadedb
