@@ -61,14 +61,11 @@
 
 #include "cascadedb/env.h"
 #include "util/mutex.h"
+#include "util/page_touch.h"
 #include "util/posix_logger.h"
 #include "util/thread_annotations.h"
 #include "util/thread_cpu.h"
 #include "util/thread_pool.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels say EINVAL
-#endif
 
 namespace cascadedb {
 
@@ -418,16 +415,15 @@ ThreadPool* RegionPreparer() {
 // mapping reads the whole region around it into the page cache, and the
 // unmap makes the other CPUs flush their TLBs (docs/performance.md, "The
 // mmap WAL's region switch"). Once it has handed region k+1 over, the
-// preparer also faults its pages in (MADV_POPULATE_WRITE, 64 KiB at a
-// time), so the writer takes no fault per page either; where the writer
-// catches up, its own faults and the preparer's meet harmlessly. The
-// writer never waits for that step: only unmapping a region (the next
-// job, Cancel) waits for its populating to end.
+// preparer also write-faults its pages in (TouchPagesForWrite), so the writer
+// takes no fault per page either; where the writer catches up, its stores
+// and the preparer's touches meet harmlessly. The writer never waits for
+// that step: only unmapping a region (the next job, Cancel) waits for its
+// populating to end.
 class PosixMmapWritableFile final : public WritableFile {
  public:
   static constexpr size_t kFirstRegion = 64 << 10;
   static constexpr size_t kMaxRegion = 1 << 20;
-  static constexpr size_t kPopulateStep = 64 << 10;
 
   PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
       : fname_(std::move(fname)),
@@ -610,17 +606,12 @@ class PosixMmapWritableFile final : public WritableFile {
           prep->cv_.SignalAll();
         }
         // The region is the writer's from here on; faulting its pages in
-        // now spares the writer a fault per page. Where the writer gets
-        // ahead, its own faults and this call meet harmlessly. Best effort.
+        // now spares the writer a fault per page. By touching them, not
+        // with MADV_POPULATE_WRITE: this thread, preempted inside that
+        // call, held up the writer's mmap, munmap and mprotect (see
+        // util/page_touch.h).
         if (base != nullptr) {
-          // In steps, so the address-space lock each call holds is never
-          // held long against the process's other mmap/munmap/brk calls.
-          for (size_t done = 0; done < size; done += kPopulateStep) {
-            if (::madvise(base + done, std::min(kPopulateStep, size - done),
-                          MADV_POPULATE_WRITE) != 0) {
-              break;
-            }
-          }
+          TouchPagesForWrite(base, size);
           MutexLock l(&prep->mu_);
           prep->populating_ = nullptr;
           prep->cv_.SignalAll();

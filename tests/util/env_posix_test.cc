@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -261,6 +262,37 @@ TEST_F(EnvPosixTest, MmapWritesReadBackAcrossRegions) {
   EXPECT_EQ(data, RawContents(path));
   EXPECT_TRUE(file->Append("x").IsIOError());  // closed
   EXPECT_TRUE(file->Sync().IsIOError());
+}
+
+TEST_F(EnvPosixTest, MmapWholeRegionAppendsReadBack) {
+  // 48 MiB: the ramp (64 KiB doubling), then one append per 1 MiB region,
+  // so the writer fills each region right after the helper hands it over,
+  // maybe while the helper is still touching its pages in (a race this
+  // test cannot force; util/page_touch_test.cc tests the touch itself).
+  // Every 8 bytes hold their own offset, so a lost or stale page shows.
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const std::string path = dir_.File("whole-regions");
+  std::unique_ptr<WritableFile> file = NewWritable(path, options);
+  ASSERT_NE(nullptr, file);
+  const uint64_t salt = test::RandomSeed();
+  const size_t total = 48 << 20;
+  std::string data(total, '\0');
+  for (size_t off = 0; off < total; off += 8) {
+    const uint64_t word = off ^ (salt << 32);
+    std::memcpy(&data[off], &word, 8);
+  }
+  size_t off = 0;
+  for (size_t n = 64 << 10; off < total; n = std::min<size_t>(n * 2, 1 << 20)) {
+    const size_t len = std::min(n, total - off);
+    ASSERT_OK(file->Append(Slice(data.data() + off, len)));
+    off += len;
+  }
+  EXPECT_TRUE(RawContents(path).substr(0, total) == data)
+      << "bytes lost before Close";
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(total, RawSize(path));
+  EXPECT_TRUE(RawContents(path) == data) << "bytes lost after Close";
 }
 
 #if defined(__linux__)
