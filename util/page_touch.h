@@ -8,6 +8,7 @@
 #define CASCADEDB_UTIL_PAGE_TOUCH_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace cascadedb {
 
@@ -32,9 +33,17 @@ constexpr size_t kPageTouchStride = 4096;
 // a file, reserved with fallocate): a page that cannot be is a SIGBUS here,
 // as it would be for the thread that writes it.
 inline void TouchPagesForWrite(char* base, size_t size) {
-  for (size_t done = 0; done < size; done += kPageTouchStride) {
-    __atomic_fetch_or(reinterpret_cast<unsigned char*>(base + done), 0,
-                      __ATOMIC_RELAXED);
+  if (size == 0) return;
+  auto touch = [](char* p) {
+    __atomic_fetch_or(reinterpret_cast<unsigned char*>(p), 0, __ATOMIC_RELAXED);
+  };
+  // The range's first byte, then the first byte of every later page in it
+  // (a range need not start at a page boundary).
+  touch(base);
+  const size_t into_page = reinterpret_cast<uintptr_t>(base) % kPageTouchStride;
+  for (size_t off = kPageTouchStride - into_page; off < size;
+       off += kPageTouchStride) {
+    touch(base + off);
   }
 }
 

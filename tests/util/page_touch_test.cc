@@ -72,8 +72,7 @@ TEST(PageTouchTest, FaultsEveryPageInAndChangesNoByte) {
   for (size_t i = 0; i < m.size(); ++i) {
     ASSERT_EQ(0, m.base()[i]) << "byte " << i;
   }
-  // Written memory keeps its bytes, whatever they are; a range that ends
-  // inside a page touches that page too.
+  // Written memory keeps its bytes, whatever they are.
   for (size_t i = 0; i < m.size(); ++i) {
     m.base()[i] = static_cast<char>(i * 131 + 7);
   }
@@ -81,6 +80,20 @@ TEST(PageTouchTest, FaultsEveryPageInAndChangesNoByte) {
   for (size_t i = 0; i < m.size(); ++i) {
     ASSERT_EQ(static_cast<char>(i * 131 + 7), m.base()[i]) << "byte " << i;
   }
+}
+
+TEST(PageTouchTest, ARangeOffAPageBoundaryTouchesEveryPageItSpans) {
+  // Two pages' worth starting 100 bytes into a page spans three pages.
+  Mapping m;
+  ASSERT_NE(nullptr, m.base());
+  const size_t page = Mapping::PageSize();
+  TouchPagesForWrite(m.base() + page + 100, 2 * page);
+  EXPECT_EQ(3u, m.ResidentPages());
+  // Nothing: no page.
+  Mapping empty;
+  ASSERT_NE(nullptr, empty.base());
+  TouchPagesForWrite(empty.base() + 100, 0);
+  EXPECT_EQ(0u, empty.ResidentPages());
 }
 
 TEST(PageTouchTest, AWriterOnTheSamePagesKeepsItsBytes) {
