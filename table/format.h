@@ -119,8 +119,11 @@ struct BlockContents {
 // Reads the block at handle from file, verifying the trailer checksum when
 // verify_checksum, and uncompressing if needed. On success *result holds the
 // block; when result->heap_allocated the caller owns result->data.data()
-// (release with delete[], or hand it to a Block). Errors (the caller adds the
-// file name with Status::WithContext):
+// (release with delete[], or hand it to a Block). A compressed block is
+// uncompressed before its checksum is checked (the codecs are safe on any
+// input); on a mismatch nothing is returned. Errors (the caller adds the
+// file name with Status::WithContext; a checksum mismatch is named before
+// any codec error it causes):
 //   Corruption("truncated block read at offset N") — the file is short;
 //   Corruption("block checksum mismatch at offset N");
 //   NotSupported("unknown compression type T at offset N");
