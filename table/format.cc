@@ -128,9 +128,12 @@ Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
   return Status::OK();
 }
 
-Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
-                             std::unique_ptr<char[]>* buf,
-                             BlockContents* result) {
+namespace {
+
+// UncompressStoredBlock without the checksum.
+Status UncompressUnchecked(const Slice& stored, uint64_t offset,
+                           std::unique_ptr<char[]>* buf,
+                           BlockContents* result) {
   *result = BlockContents();
   const char* data = stored.data();
   const size_t n = stored.size() - kBlockTrailerSize;
@@ -166,11 +169,12 @@ Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
   return Status::OK();
 }
 
-Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
-                 const BlockHandle& handle, BlockContents* result) {
+}  // namespace
+
+Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
+                             bool verify_checksum, std::unique_ptr<char[]>* buf,
+                             BlockContents* result) {
   *result = BlockContents();
-  std::unique_ptr<char[]> buf;
-  Slice stored;
   // A compressed block is checked after it is uncompressed, not before:
   // read from a mapping, its bytes are usually not in the CPU's caches
   // yet, and the uncompressing, which walks them in order anyway, hides
@@ -178,21 +182,18 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   // each line (seekrandom ~5% faster; docs/performance.md). The codecs are
   // safe on any input (reads with verify_checksum off rely on that too),
   // and nothing unchecked is returned: on a mismatch the result is freed.
-  Status s =
-      ReadStoredBlock(file, /*verify_checksum=*/false, handle, &buf, &stored);
-  if (!s.ok()) return s;
   const size_t n = stored.size() - kBlockTrailerSize;
   const bool compressed =
       static_cast<CompressionType>(
           static_cast<unsigned char>(stored.data()[n])) != kNoCompression;
   if (verify_checksum && !compressed) {
-    s = VerifyStoredBlock(stored, handle.offset());
-    if (!s.ok()) return s;
+    Status v = VerifyStoredBlock(stored, offset);
+    if (!v.ok()) return v;
   }
-  s = UncompressStoredBlock(stored, handle.offset(), &buf, result);
+  Status s = UncompressUnchecked(stored, offset, buf, result);
   if (verify_checksum && compressed) {
     // A bad checksum explains a malformed payload: it is the error named.
-    Status v = VerifyStoredBlock(stored, handle.offset());
+    Status v = VerifyStoredBlock(stored, offset);
     if (!v.ok()) {
       if (s.ok() && result->heap_allocated) delete[] result->data.data();
       *result = BlockContents();
@@ -200,6 +201,19 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
     }
   }
   return s;
+}
+
+Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
+                 const BlockHandle& handle, BlockContents* result) {
+  *result = BlockContents();
+  std::unique_ptr<char[]> buf;
+  Slice stored;
+  // The checksum is UncompressStoredBlock's to check (after uncompressing).
+  Status s =
+      ReadStoredBlock(file, /*verify_checksum=*/false, handle, &buf, &stored);
+  if (!s.ok()) return s;
+  return UncompressStoredBlock(stored, handle.offset(), verify_checksum, &buf,
+                               result);
 }
 
 Status WriteBlock(WritableFile* file, uint64_t* offset, const Slice& raw,

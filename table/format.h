@@ -142,12 +142,15 @@ Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
                        const BlockHandle& handle, std::unique_ptr<char[]>* buf,
                        Slice* stored);
 // Uncompresses a block read by ReadStoredBlock (at offset, for messages)
-// into *result; an uncompressed block in *buf moves into *result, so
-// *stored stays valid as long as *result (or *buf) does. Errors:
-// NotSupported for an unknown compression type, Corruption for a
-// malformed payload, each naming the offset.
+// into *result, checking its checksum when verify_checksum (after
+// uncompressing a compressed block, as ReadBlock says: read it with
+// verify_checksum off to check it only here); an uncompressed block in
+// *buf moves into *result, so *stored stays valid as long as *result (or
+// *buf) does. Errors: Corruption("block checksum mismatch at offset N"),
+// named before any codec error; NotSupported for an unknown compression
+// type; Corruption for a malformed payload; each naming the offset.
 Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
-                             std::unique_ptr<char[]>* buf,
+                             bool verify_checksum, std::unique_ptr<char[]>* buf,
                              BlockContents* result);
 
 // Appends raw (compressed with type/level first when that saves >= 12.5%,

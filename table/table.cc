@@ -493,13 +493,15 @@ void Table::BlockWalker::Load() {
                            AtOffset(handle.offset()));
   }
   if (s.ok()) {
-    s = ReadStoredBlock(file_, /*verify_checksum=*/true, handle, &buf_,
+    // Checked by UncompressStoredBlock, after uncompressing.
+    s = ReadStoredBlock(file_, /*verify_checksum=*/false, handle, &buf_,
                         &stored_);
   }
   BlockContents contents;
   if (s.ok()) {
     table_->Tick(kSstBytesRead, handle.size() + kBlockTrailerSize);
-    s = UncompressStoredBlock(stored_, handle.offset(), &buf_, &contents);
+    s = UncompressStoredBlock(stored_, handle.offset(),
+                              /*verify_checksum=*/true, &buf_, &contents);
   }
   if (!s.ok()) {
     status_ = s.WithContext(table_->file_name_);
