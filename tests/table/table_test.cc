@@ -1097,19 +1097,27 @@ TEST(TableTest, BlockWalkerGivesEveryDataBlockAsStored) {
 }
 
 TEST(TableTest, BlockWalkerStopsAtACorruptBlockNamingTheFile) {
-  TableOptions options;
-  options.compression = kNoCompression;
-  options.block_size = 256;
-  std::string contents = BuildTable(options, SequentialKV(100, 30));
-  contents[600] ^= 0x01;  // inside a data block past the first two
-  std::unique_ptr<Table> table;
-  ASSERT_OK(OpenTable(options, contents, &table));
-  Status s;
-  const std::vector<WalkedBlock> blocks = WalkBlocks(*table, &s);
-  EXPECT_GE(blocks.size(), 2u);
-  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.message().find("000042.sst: block checksum"))
-      << s.ToString();
+  // Stored and compressed blocks alike (a compressed one is uncompressed
+  // before its checksum is checked, and the mismatch is still the error).
+  for (CompressionType type : {kNoCompression, kSnappyCompression}) {
+    SCOPED_TRACE(static_cast<int>(type));
+    TableOptions options;
+    options.compression = type;
+    options.block_size = 256;
+    std::string contents = BuildTable(options, SequentialKV(200, 30));
+    contents[600] ^= 0x01;  // inside a data block past the first two
+    std::unique_ptr<Table> table;
+    ASSERT_OK(OpenTable(options, contents, &table));
+    Status s;
+    const std::vector<WalkedBlock> blocks = WalkBlocks(*table, &s);
+    ASSERT_GE(blocks.size(), 2u);
+    const std::string& first = blocks[0].stored;
+    EXPECT_EQ(type, static_cast<CompressionType>(static_cast<unsigned char>(
+                        first[first.size() - kBlockTrailerSize])));
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.message().find("000042.sst: block checksum"))
+        << s.ToString();
+  }
 }
 
 // Every other block copied whole, the others added entry by entry: the
