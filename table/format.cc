@@ -101,9 +101,8 @@ Status VerifyStoredBlock(const Slice& stored, uint64_t offset) {
 
 }  // namespace
 
-Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
-                       const BlockHandle& handle, std::unique_ptr<char[]>* buf,
-                       Slice* stored) {
+Status ReadStoredBlock(RandomAccessFile* file, const BlockHandle& handle,
+                       std::unique_ptr<char[]>* buf, Slice* stored) {
   const uint64_t offset = handle.offset();
   const uint64_t size = handle.size();
   if (size > kMaxBlockSize || offset > UINT64_MAX - size - kBlockTrailerSize) {
@@ -119,10 +118,6 @@ Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
   if (!s.ok()) return s;
   if (contents.size() != n + kBlockTrailerSize) {
     return Status::Corruption("truncated block read" + AtOffset(offset));
-  }
-  if (verify_checksum) {
-    s = VerifyStoredBlock(contents, offset);
-    if (!s.ok()) return s;
   }
   *stored = contents;
   return Status::OK();
@@ -208,9 +203,7 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
   *result = BlockContents();
   std::unique_ptr<char[]> buf;
   Slice stored;
-  // The checksum is UncompressStoredBlock's to check (after uncompressing).
-  Status s =
-      ReadStoredBlock(file, /*verify_checksum=*/false, handle, &buf, &stored);
+  Status s = ReadStoredBlock(file, handle, &buf, &stored);
   if (!s.ok()) return s;
   return UncompressStoredBlock(stored, handle.offset(), verify_checksum, &buf,
                                result);

@@ -134,18 +134,16 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
 
 // ReadBlock in two steps, for a caller that wants a block's bytes as
 // stored as well (a compaction copying blocks whole). ReadStoredBlock reads
-// the payload and trailer at handle into *stored, checking the checksum
-// when verify_checksum; *stored points into the file's own memory (an
-// mmap) or into *buf, allocated here otherwise. Errors as ReadBlock's,
-// but for the codec's.
-Status ReadStoredBlock(RandomAccessFile* file, bool verify_checksum,
-                       const BlockHandle& handle, std::unique_ptr<char[]>* buf,
-                       Slice* stored);
+// the payload and trailer at handle into *stored, unchecked;
+// *stored points into the file's own memory (an mmap) or into *buf,
+// allocated here otherwise. Errors: ReadBlock's truncation and I/O errors,
+// and Corruption for an impossible handle.
+Status ReadStoredBlock(RandomAccessFile* file, const BlockHandle& handle,
+                       std::unique_ptr<char[]>* buf, Slice* stored);
 // Uncompresses a block read by ReadStoredBlock (at offset, for messages)
 // into *result, checking its checksum when verify_checksum (after
-// uncompressing a compressed block, as ReadBlock says: read it with
-// verify_checksum off to check it only here); an uncompressed block in
-// *buf moves into *result, so *stored stays valid as long as *result (or
+// uncompressing a compressed block, as ReadBlock says); an uncompressed block
+// in *buf moves into *result, so *stored stays valid as long as *result (or
 // *buf) does. Errors: Corruption("block checksum mismatch at offset N"),
 // named before any codec error; NotSupported for an unknown compression
 // type; Corruption for a malformed payload; each naming the offset.

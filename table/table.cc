@@ -493,9 +493,7 @@ void Table::BlockWalker::Load() {
                            AtOffset(handle.offset()));
   }
   if (s.ok()) {
-    // Checked by UncompressStoredBlock, after uncompressing.
-    s = ReadStoredBlock(file_, /*verify_checksum=*/false, handle, &buf_,
-                        &stored_);
+    s = ReadStoredBlock(file_, handle, &buf_, &stored_);
   }
   BlockContents contents;
   if (s.ok()) {

@@ -45,33 +45,29 @@ TEST(ThreadCpuTest, TheCallingThreadsTimeOnACpuGrowsWhileItComputes) {
   EXPECT_FALSE(ReadThreadCpuTime(-5, &none));
 }
 
+// Figures made by hand.
+ThreadCpuTime Cpu(uint64_t on_cpu_nanos, uint64_t waiting_nanos) {
+  ThreadCpuTime t;
+  t.on_cpu_nanos = on_cpu_nanos;
+  t.waiting_nanos = waiting_nanos;
+  return t;
+}
+
 TEST(ThreadCpuTest, SumsAdd) {
-  ThreadCpuTime a;
-  a.on_cpu_nanos = 3;
-  a.waiting_nanos = 4;
-  ThreadCpuTime b;
-  b.on_cpu_nanos = 10;
-  b.waiting_nanos = 20;
-  a += b;
+  ThreadCpuTime a = Cpu(3, 4);
+  a += Cpu(10, 20);
   EXPECT_EQ(13u, a.on_cpu_nanos);
   EXPECT_EQ(24u, a.waiting_nanos);
 }
 
 TEST(ThreadCpuTest, SinceIsTheDifferenceOrTheWholeForAReusedId) {
-  ThreadCpuTime earlier;
-  earlier.on_cpu_nanos = 100;
-  earlier.waiting_nanos = 10;
-  ThreadCpuTime later;
-  later.on_cpu_nanos = 150;
-  later.waiting_nanos = 30;
+  const ThreadCpuTime earlier = Cpu(100, 10);
+  const ThreadCpuTime later = Cpu(150, 30);
   ThreadCpuTime d = later.Since(earlier);
   EXPECT_EQ(50u, d.on_cpu_nanos);
   EXPECT_EQ(20u, d.waiting_nanos);
   // Either counter below the earlier reading: another thread, counted whole.
-  ThreadCpuTime other;
-  other.on_cpu_nanos = 500;
-  other.waiting_nanos = 5;
-  d = other.Since(earlier);
+  d = Cpu(500, 5).Since(earlier);
   EXPECT_EQ(500u, d.on_cpu_nanos);
   EXPECT_EQ(5u, d.waiting_nanos);
 }
