@@ -344,13 +344,16 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
   Compaction* const c = compaction_;
   if (!lower->SameCompression()) return false;
   // The index key is >= each key of the block, so an upper user key past
-  // its user key is past the whole block.
-  ParsedInternalKey bound;
-  if (!ParseInternalKey(lower->index_key(), &bound).ok()) return false;
+  // its user key is past the whole block. Only its user key is used: a
+  // shortened separator carries kValueTypeForSeek, not an entry's type, so
+  // it is not parsed as an entry's key.
+  const Slice index_key = lower->index_key();
+  if (index_key.size() < kInternalKeyTrailerSize) return false;
+  const Slice bound = ExtractUserKey(index_key);
   if (upper->Valid()) {
     ParsedInternalKey next;
     if (!ParseInternalKey(upper->key(), &next).ok() ||
-        ucmp_->Compare(next.user_key, bound.user_key) <= 0) {
+        ucmp_->Compare(next.user_key, bound) <= 0) {
       return false;
     }
   }

@@ -333,6 +333,43 @@ TEST_P(DBCopyBlocksTest, SparseUpdatesOverADenseLevel) {
   }
 }
 
+// Keys 20 apart, with a suffix, make most index keys shortened separators
+// ("key0000013" between "key00000120-entry" and "key00000140-entry"),
+// whose trailer carries kValueTypeForSeek. Blocks under such index keys
+// are copied like any other: with a few updates spread over the level,
+// most of it is written out as stored.
+TEST_F(DBTest, BlocksUnderShortenedIndexKeysAreCopied) {
+  options_.compaction_copy_blocks = true;
+  options_.block_size = 1024;
+  options_.write_buffer_size = 4 << 20;
+  options_.target_file_size_base = 4 << 20;  // one bottom file
+  options_.statistics = CreateDBStatistics();
+  Open();
+  auto key = [](int i) { return Key(20 * i) + "-entry"; };
+  uint32_t state = 301;
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), key(i), test::RandomBytes(&state, 300)));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  uint64_t level_bytes = 0;
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.live-sst-files-size", &level_bytes));
+  const uint64_t copied_before =
+      options_.statistics->getTickerCount(kCompactCopiedBytes);
+  for (int i = 0; i < 3000; i += 100) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(20 * i + 10), "new"));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t copied =
+      options_.statistics->getTickerCount(kCompactCopiedBytes) - copied_before;
+  EXPECT_GT(copied, level_bytes * 8 / 10)
+      << copied << " of " << level_bytes << " bytes copied";
+  for (int i = 0; i < 3000; i += 7) {
+    ASSERT_EQ(300u, Get(key(i)).size()) << key(i);
+  }
+  EXPECT_EQ("new", Get(Key(20 * 2900 + 10)));
+}
+
 // A damaged block of the output level fails the compaction (its checksum
 // is checked before it could be copied) and nothing of it is installed.
 TEST_P(DBCopyBlocksTest, CorruptBlockFailsTheCompaction) {
