@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <utility>
 
 #include "cascadedb/cache.h"
@@ -1443,11 +1444,38 @@ void CleanupIterState(void* arg1, void* /*arg2*/) {
   delete state;
 }
 
+// A seek target's user key against a memtable's bloom filter. The
+// memtable is referenced by the iterator's IterState.
+class MemTableSeekProbe : public SeekProbe {
+ public:
+  explicit MemTableSeekProbe(const MemTable* mem) : mem_(mem) {}
+  bool MayContain(const Slice& target) const override {
+    return mem_->MayContain(ExtractUserKey(target));
+  }
+
+ private:
+  const MemTable* const mem_;
+};
+
+std::unique_ptr<SeekProbe> NewMemTableSeekProbe(const MemTable* mem) {
+  if (!mem->has_bloom()) return nullptr;
+  return std::make_unique<MemTableSeekProbe>(mem);
+}
+
 }  // namespace
 
 Iterator* DBImpl::NewInternalIterator(const ReadOptions& options,
                                       SequenceNumber* sequence) {
   std::vector<Iterator*> children;
+  // Seeks skip positioning children whose filters rule out the target's
+  // user key while another child holds it (table/merging_iterator.h).
+  MergingIteratorOptions merge_options;
+  const Comparator* const ucmp = icmp_.user_comparator();
+  merge_options.same_group = [ucmp](const Slice& a, const Slice& b) {
+    return a.size() >= kInternalKeyTrailerSize &&
+           b.size() >= kInternalKeyTrailerSize &&
+           ucmp->Compare(ExtractUserKey(a), ExtractUserKey(b)) == 0;
+  };
   IterState* state = new IterState;
   state->mu = &mutex_;
   {
@@ -1460,19 +1488,22 @@ Iterator* DBImpl::NewInternalIterator(const ReadOptions& options,
                     ? options.snapshot->GetSequenceNumber()
                     : versions_->LastSequence();
     children.push_back(mem_->NewIterator());
+    merge_options.probes.push_back(NewMemTableSeekProbe(mem_));
     state->mems.push_back(mem_);
     mem_->Ref();
     for (auto it = imm_.rbegin(); it != imm_.rend(); ++it) {
       children.push_back(it->mem->NewIterator());
+      merge_options.probes.push_back(NewMemTableSeekProbe(it->mem));
       it->mem->Ref();
       state->mems.push_back(it->mem);
     }
     state->version = versions_->current();
     state->version->Ref();
   }
-  state->version->AddIterators(options, &children);
+  state->version->AddIterators(options, &children, &merge_options.probes);
   Iterator* merged = NewMergingIterator(&icmp_, children.data(),
-                                        static_cast<int>(children.size()));
+                                        static_cast<int>(children.size()),
+                                        std::move(merge_options));
   merged->RegisterCleanup(CleanupIterState, state, nullptr);
   return merged;
 }

@@ -127,6 +127,12 @@ class MemTable {
   // True if the memtable has a bloom filter.
   bool has_bloom() const { return bloom_ != nullptr; }
 
+  // False only if the bloom filter rules out user_key: no entry for it was
+  // added before the call. True without a bloom filter. Thread-safe.
+  bool MayContain(const Slice& user_key) const {
+    return bloom_ == nullptr || bloom_->MayContain(user_key);
+  }
+
   // An iterator over the entries: key() is the internal key, value() the
   // value. Supports Seek (to an internal key), SeekForPrev, Prev. The
   // caller owns the result; it holds a reference to the memtable, so the

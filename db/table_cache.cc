@@ -105,6 +105,15 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   return s;
 }
 
+bool TableCache::KeyMayMatch(const ReadOptions& options, uint64_t file_number,
+                             uint64_t file_size, const Slice& user_key) {
+  Cache::Handle* handle = nullptr;
+  if (!FindTable(file_number, file_size, &handle).ok()) return true;
+  const bool may_match = GetTable(handle)->KeyMayMatch(options, user_key);
+  cache_->Release(handle);
+  return may_match;
+}
+
 void TableCache::Evict(uint64_t file_number) {
   char buf[sizeof(uint64_t)];
   cache_->Erase(CacheKey(file_number, buf));

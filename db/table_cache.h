@@ -62,6 +62,12 @@ class TableCache {
              uint64_t file_size, const Slice& internal_key, void* arg,
              void (*handle_result)(void*, const Slice&, const Slice&));
 
+  // Table::KeyMayMatch of table file_number: false only if its filter
+  // rules out user_key. True also when the table cannot be opened (the
+  // iterator that reads it next reports why).
+  bool KeyMayMatch(const ReadOptions& options, uint64_t file_number,
+                   uint64_t file_size, const Slice& user_key);
+
   // Opens table file_number (or finds it open) and pins it in *handle,
   // to be passed to Release. Used to check a freshly written file and by
   // ApproximateOffsetOf. Errors as for NewIterator; *handle is then null.

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -392,15 +393,80 @@ Iterator* Version::NewConcatenatingIterator(const ReadOptions& options,
       &GetFileIterator, vset_->table_cache(), options);
 }
 
+namespace {
+
+// A seek target's user key against one L0 table's filter. The table is
+// pinned by the iterator over it, which lives as long as the probe.
+class TableSeekProbe : public SeekProbe {
+ public:
+  TableSeekProbe(const Table* table, const ReadOptions& options)
+      : table_(table), options_(options) {}
+  bool MayContain(const Slice& target) const override {
+    return table_->KeyMayMatch(options_, ExtractUserKey(target));
+  }
+
+ private:
+  const Table* const table_;
+  const ReadOptions options_;
+};
+
+// A seek target's user key against a level >= 1: the one file that could
+// hold it, then that file's filter. The Version (referenced by the
+// iterator's owner) keeps the file list alive.
+class LevelSeekProbe : public SeekProbe {
+ public:
+  LevelSeekProbe(const InternalKeyComparator* icmp, TableCache* table_cache,
+                 const std::vector<FileMetaData*>* files,
+                 const ReadOptions& options)
+      : icmp_(icmp),
+        table_cache_(table_cache),
+        files_(files),
+        options_(options) {}
+  bool MayContain(const Slice& target) const override {
+    const size_t i = FindFile(*icmp_, *files_, target);
+    if (i == files_->size()) return false;  // every file ends before target
+    const FileMetaData* f = (*files_)[i];
+    const Slice user_key = ExtractUserKey(target);
+    if (icmp_->user_comparator()->Compare(user_key, f->smallest.user_key()) <
+        0) {
+      return false;  // target falls between two files
+    }
+    return table_cache_->KeyMayMatch(options_, f->number, f->file_size,
+                                     user_key);
+  }
+
+ private:
+  const InternalKeyComparator* const icmp_;
+  TableCache* const table_cache_;
+  const std::vector<FileMetaData*>* const files_;
+  const ReadOptions options_;
+};
+
+}  // namespace
+
 void Version::AddIterators(const ReadOptions& options,
-                           std::vector<Iterator*>* iters) {
+                           std::vector<Iterator*>* iters,
+                           std::vector<std::unique_ptr<SeekProbe>>* probes) {
+  TableCache* const table_cache = vset_->table_cache();
   for (const FileMetaData* f : files_[0]) {
+    Table* table = nullptr;
     iters->push_back(
-        vset_->table_cache()->NewIterator(options, f->number, f->file_size));
+        table_cache->NewIterator(options, f->number, f->file_size, &table));
+    if (probes != nullptr) {
+      // A table that failed to open has an error iterator: no probe, so
+      // every seek reports the error.
+      probes->push_back(table != nullptr
+                            ? std::make_unique<TableSeekProbe>(table, options)
+                            : nullptr);
+    }
   }
   for (int level = 1; level < num_levels(); level++) {
     if (!files_[level].empty()) {
       iters->push_back(NewConcatenatingIterator(options, level));
+      if (probes != nullptr) {
+        probes->push_back(std::make_unique<LevelSeekProbe>(
+            vset_->icmp(), table_cache, &files_[level], options));
+      }
     }
   }
 }

@@ -50,6 +50,7 @@ class Writer;
 
 class Compaction;
 class CompactionPicker;
+class SeekProbe;
 class TableCache;
 class VersionSet;
 
@@ -107,9 +108,13 @@ class Version {
 
   // Appends to *iters (each owned by the caller) one iterator per L0 file,
   // newest first, and one concatenating iterator per non-empty deeper
-  // level. They must not outlive this Version's reference. No DB mutex
-  // needed.
-  void AddIterators(const ReadOptions& options, std::vector<Iterator*>* iters);
+  // level. They must not outlive this Version's reference. If probes is
+  // not null, one SeekProbe per iterator added goes to *probes, in the
+  // same order: the table's or level's filter, asked about the user key of
+  // a seek target (for deferred seeks, table/merging_iterator.h); nothing
+  // else may be added to *iters meanwhile. No DB mutex needed.
+  void AddIterators(const ReadOptions& options, std::vector<Iterator*>* iters,
+                    std::vector<std::unique_ptr<SeekProbe>>* probes = nullptr);
 
   // An iterator over the files of level >= 1 in order, opening each table
   // on demand (owned by the caller; must not outlive the reference).

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,10 +17,15 @@ namespace {
 
 class MergingIterator : public Iterator {
  public:
-  MergingIterator(const Comparator* comparator, Iterator** children, int n)
-      : comparator_(comparator), children_(static_cast<size_t>(n)) {
+  MergingIterator(const Comparator* comparator, Iterator** children, int n,
+                  MergingIteratorOptions options)
+      : comparator_(comparator),
+        children_(static_cast<size_t>(n)),
+        options_(std::move(options)) {
     for (int i = 0; i < n; ++i) children_[i].Set(children[i]);
+    options_.probes.resize(children_.size());
     heap_.reserve(children_.size());
+    if (options_.same_group) deferred_.reserve(children_.size());
   }
 
   bool Valid() const override { return current_ != nullptr && status_.ok(); }
@@ -44,11 +50,41 @@ class MergingIterator : public Iterator {
 
   void Seek(const Slice& target) override {
     ResetForSeek(Direction::kForward);
-    for (IteratorWrapper& child : children_) {
-      child.Seek(target);
-      Collect(&child);
+    if (!options_.same_group) {
+      for (IteratorWrapper& child : children_) {
+        child.Seek(target);
+        Collect(&child);
+      }
+      BuildHeap();
+      return;
+    }
+    // Children newest first: once one lands in target's group, the rest
+    // (older) can only hold later keys of the group, or keys past it.
+    // Probing costs a filter lookup per child; see fruitless_seeks_.
+    const bool probe_now = fruitless_seeks_ < kProbePauseAfter ||
+                           ++paused_seeks_ % kProbeWhilePausedEvery == 0;
+    bool found = false;
+    for (size_t i = 0; i < children_.size(); ++i) {
+      IteratorWrapper* const child = &children_[i];
+      const SeekProbe* const probe =
+          probe_now ? options_.probes[i].get() : nullptr;
+      if (found || (probe != nullptr && !probe->MayContain(target))) {
+        deferred_.push_back(child);
+        continue;
+      }
+      child->Seek(target);
+      Collect(child);
+      found = child->Valid() && options_.same_group(child->key(), target);
     }
     BuildHeap();
+    if (!found) ++fruitless_seeks_;
+    if (deferred_.empty()) return;
+    if (found && Valid()) {
+      assert(options_.same_group(current_->key(), target));
+      deferred_target_.assign(target.data(), target.size());
+    } else {
+      PositionDeferred(target);
+    }
   }
 
   void SeekForPrev(const Slice& target) override {
@@ -62,6 +98,11 @@ class MergingIterator : public Iterator {
 
   void Next() override {
     assert(Valid());
+    if (!deferred_.empty()) {
+      ++fruitless_seeks_;  // the deferred children are positioned after all
+      PositionDeferred(deferred_target_);
+      if (!status_.ok()) return;  // a deferred child's error ends the walk
+    }
     if (direction_ != Direction::kForward) SwitchDirection(Direction::kForward);
     current_->Next();
     AdvanceTop();
@@ -69,6 +110,10 @@ class MergingIterator : public Iterator {
 
   void Prev() override {
     assert(Valid());
+    // Switching direction repositions every child but the current one,
+    // deferred or not.
+    if (!deferred_.empty()) ++fruitless_seeks_;
+    deferred_.clear();
     if (direction_ != Direction::kReverse) SwitchDirection(Direction::kReverse);
     current_->Prev();
     AdvanceTop();
@@ -105,7 +150,26 @@ class MergingIterator : public Iterator {
     direction_ = direction;
     status_ = Status::OK();
     heap_.clear();
+    // Children left unpositioned until now were never needed: the last
+    // seek's deferral paid.
+    if (!deferred_.empty()) fruitless_seeks_ = 0;
+    deferred_.clear();
     current_ = nullptr;
+  }
+
+  // Seeks the deferred children to target and adds them to the heap. Each
+  // one's first key >= target comes after the current entry (see
+  // MergingIteratorOptions), so the current entry stays on top.
+  void PositionDeferred(const Slice& target) {
+    IteratorWrapper* const current = current_;
+    for (IteratorWrapper* child : deferred_) {
+      child->Seek(target);
+      Collect(child);
+    }
+    deferred_.clear();
+    BuildHeap();
+    assert(current == nullptr || current_ == current || !status_.ok());
+    (void)current;
   }
 
   // Adds a freshly positioned child to the heap array (not yet heap-ordered)
@@ -200,7 +264,24 @@ class MergingIterator : public Iterator {
   std::vector<IteratorWrapper*> heap_;
   IteratorWrapper* current_ = nullptr;
   Direction direction_ = Direction::kForward;
-  Status status_;  // first child error since the last seek
+  Status status_;                   // first child error since the last seek
+  MergingIteratorOptions options_;  // probes: one per child, maybe null
+  // Children a Seek left unpositioned, and that Seek's target: see
+  // MergingIteratorOptions. Empty unless the current entry is in the
+  // target's group and the iterator has not moved since.
+  std::vector<IteratorWrapper*> deferred_;
+  std::string deferred_target_;
+  // Seeks in a row whose deferral saved nothing: the target's group was
+  // absent, or the iterator moved before the next seek and so positioned
+  // the deferred children anyway (a seek followed by a scan). At
+  // kProbePauseAfter the probes pause, except on every
+  // kProbeWhilePausedEvery-th seek; deferring the children older than the
+  // one holding the group goes on, as it costs nothing. A seek whose
+  // deferred children are still unpositioned at the next seek resets it.
+  static constexpr uint32_t kProbePauseAfter = 8;
+  static constexpr uint32_t kProbeWhilePausedEvery = 64;
+  uint32_t fruitless_seeks_ = 0;
+  uint32_t paused_seeks_ = 0;
 };
 
 }  // namespace
@@ -210,7 +291,15 @@ Iterator* NewMergingIterator(const Comparator* comparator, Iterator** children,
   assert(n >= 0);
   if (n == 0) return NewEmptyIterator();
   if (n == 1) return children[0];
-  return new MergingIterator(comparator, children, n);
+  return new MergingIterator(comparator, children, n, MergingIteratorOptions());
+}
+
+Iterator* NewMergingIterator(const Comparator* comparator, Iterator** children,
+                             int n, MergingIteratorOptions options) {
+  assert(n >= 0);
+  if (n == 0) return NewEmptyIterator();
+  if (n == 1) return children[0];
+  return new MergingIterator(comparator, children, n, std::move(options));
 }
 
 }  // namespace cascadedb

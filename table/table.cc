@@ -510,6 +510,13 @@ void Table::BlockWalker::Load() {
   entries_.reset(block_->NewIterator(table_->options_.comparator));
 }
 
+bool Table::KeyMayMatch(const ReadOptions& options,
+                        const Slice& user_key) const {
+  bool may_match = true;
+  const Status s = FilterMayMatch(options, user_key, &may_match);
+  return !s.ok() || may_match;
+}
+
 Status Table::FilterMayMatch(const ReadOptions& options, const Slice& user_key,
                              bool* may_match) const {
   *may_match = true;

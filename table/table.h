@@ -82,6 +82,12 @@ class Table {
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v)) const;
 
+  // False only if the table's filter rules out user_key, without reading a
+  // data block. True when the table has no filter or its filter cannot be
+  // read: the positioning that follows then reads the table and reports
+  // the error. Used by deferred seeks (MergingIteratorOptions).
+  bool KeyMayMatch(const ReadOptions& options, const Slice& user_key) const;
+
   // The approximate file offset where key's data is or would be: the offset
   // of the data block that would hold it, or the end of the data blocks for
   // a key past the last one. Monotonic in key. 0 on a read error.

@@ -22,10 +22,12 @@
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/env.h"
+#include "cascadedb/filter_policy.h"
 #include "cascadedb/listener.h"
 #include "cascadedb/options.h"
 #include "cascadedb/statistics.h"
 #include "cascadedb/write_batch.h"
+#include "tests/table/iterator_test_util.h"
 #include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
 #include "util/mutex.h"
@@ -368,6 +370,57 @@ TEST_F(DBTest, BlocksUnderShortenedIndexKeysAreCopied) {
     ASSERT_EQ(300u, Get(key(i)).size()) << key(i);
   }
   EXPECT_EQ("new", Get(Key(20 * 2900 + 10)));
+}
+
+// Seeks skip positioning the memtable, L0 tables and levels whose filters
+// rule out the target, and the older ones below the one holding it
+// (table/merging_iterator.h). Versions of one key in every kind of child,
+// deletions in the newer ones, and a snapshot from the middle: random
+// seeks, Next and Prev agree with a model, now and as of the snapshot.
+TEST_F(DBTest, SeeksMatchModelOverMemtableL0AndLevels) {
+  options_.disable_auto_compactions = true;
+  options_.filter_policy = NewBloomFilterPolicy(10);
+  Open();
+  std::map<std::string, std::string> model;
+  auto put = [&](const std::string& k, const std::string& v) {
+    ASSERT_OK(db_->Put(WriteOptions(), k, v));
+    model[k] = v;
+  };
+  auto del = [&](const std::string& k) {
+    ASSERT_OK(db_->Delete(WriteOptions(), k));
+    model.erase(k);
+  };
+  for (int i = 0; i < 600; ++i) put(Key(i), "a" + std::to_string(i));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  for (int i = 0; i < 600; i += 3) put(Key(i), "b" + std::to_string(i));
+  for (int i = 0; i < 600; i += 17) put(Key(i) + "x", "bx");
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  const Snapshot* snapshot = db_->GetSnapshot();
+  const std::map<std::string, std::string> old_model = model;
+  for (int i = 0; i < 600; i += 5) put(Key(i), "c" + std::to_string(i));
+  for (int i = 0; i < 600; i += 7) del(Key(i));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  for (int i = 0; i < 600; i += 11) put(Key(i), "d" + std::to_string(i));
+  for (int i = 0; i < 600; i += 13) del(Key(i));
+  ASSERT_GE(NumFilesAtLevel(0), 2);
+
+  Random rnd(test::RandomSeed());
+  auto target = [](Random* r) {
+    std::string t = Key(static_cast<int>(r->Uniform(620)));
+    if (r->OneIn(5)) t += r->OneIn(2) ? "x" : "!";
+    return t;
+  };
+  for (const bool at_snapshot : {false, true}) {
+    const auto& m = at_snapshot ? old_model : model;
+    const std::vector<test::Entry> entries(m.begin(), m.end());
+    ReadOptions read_options;
+    if (at_snapshot) read_options.snapshot = snapshot;
+    std::unique_ptr<Iterator> it(db_->NewIterator(read_options));
+    test::CheckAgainstModel(it.get(), BytewiseComparator(), entries, &rnd, 4000,
+                            target);
+    ASSERT_FALSE(HasFatalFailure()) << "at snapshot: " << at_snapshot;
+  }
+  db_->ReleaseSnapshot(snapshot);
 }
 
 // A damaged block of the output level fails the compaction (its checksum

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cascadedb/comparator.h"
@@ -240,6 +243,264 @@ TEST(MergingIteratorTest, ChildErrorDuringNextStopsTheScan) {
   iter->Seek("a");  // a new seek starts over
   EXPECT_TRUE(iter->Valid());
   EXPECT_OK(iter->status());
+}
+
+// ---- deferred seeks
+//
+// Keys are a 4-byte user key ("k042") and one version byte, 255 - version,
+// so the newest version of a user key sorts first; a group is a user key.
+// Children are newest first: a user key in several children has its
+// newest versions in the earliest one.
+
+std::string VersionedKey(int user, int version) {
+  char buf[8];
+  std::snprintf(buf, sizeof(buf), "k%03d", user);
+  return std::string(buf) + static_cast<char>(255 - version);
+}
+
+bool SameUserKey(const Slice& a, const Slice& b) {
+  return a.size() == 5 && b.size() == 5 &&
+         Slice(a.data(), 4) == Slice(b.data(), 4);
+}
+
+// A probe over a child's user keys: exact, plus false positives for the
+// user keys in extra (a Bloom filter's mistakes). Counts its calls.
+class SetProbe : public SeekProbe {
+ public:
+  SetProbe(std::set<std::string> users, int* calls)
+      : users_(std::move(users)), calls_(calls) {}
+  bool MayContain(const Slice& target) const override {
+    ++*calls_;
+    return users_.count(std::string(target.data(), 4)) != 0;
+  }
+
+ private:
+  const std::set<std::string> users_;
+  int* const calls_;
+};
+
+// A child that counts its seeks.
+class CountingIterator : public VectorIterator {
+ public:
+  CountingIterator(std::vector<Entry> entries, int* seeks,
+                   Status error = Status::OK())
+      : VectorIterator(BytewiseComparator(), std::move(entries),
+                       std::move(error)),
+        seeks_(seeks) {}
+  void Seek(const Slice& target) override {
+    ++*seeks_;
+    VectorIterator::Seek(target);
+  }
+
+ private:
+  int* const seeks_;
+};
+
+MergingIteratorOptions DeferredSeeks() {
+  MergingIteratorOptions options;
+  options.same_group = SameUserKey;
+  return options;
+}
+
+TEST(MergingIteratorTest, DeferredSeekPositionsOnlyTheChildrenNeeded) {
+  // child 0: k001 v3; child 1: k001 v2, k002 v2; child 2: k001 v1, k003 v1.
+  int seeks[3] = {0, 0, 0};
+  int probe_calls = 0;
+  Iterator* children[] = {
+      new CountingIterator({{VersionedKey(1, 3), "a3"}}, &seeks[0]),
+      new CountingIterator(
+          {{VersionedKey(1, 2), "a2"}, {VersionedKey(2, 2), "b2"}}, &seeks[1]),
+      new CountingIterator(
+          {{VersionedKey(1, 1), "a1"}, {VersionedKey(3, 1), "c1"}}, &seeks[2]),
+  };
+  MergingIteratorOptions options = DeferredSeeks();
+  options.probes.push_back(
+      std::make_unique<SetProbe>(std::set<std::string>{"k001"}, &probe_calls));
+  options.probes.push_back(std::make_unique<SetProbe>(
+      std::set<std::string>{"k001", "k002"}, &probe_calls));
+  options.probes.push_back(nullptr);  // no filter: positioned when reached
+  std::unique_ptr<Iterator> iter(NewMergingIterator(
+      BytewiseComparator(), children, 3, std::move(options)));
+
+  // k002 is only in child 1: child 0's probe rules it out, child 2 is
+  // older than the child that holds it.
+  iter->Seek(VersionedKey(2, 9));
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("b2", iter->value().ToString());
+  EXPECT_EQ(0, seeks[0]);
+  EXPECT_EQ(1, seeks[1]);
+  EXPECT_EQ(0, seeks[2]);
+  EXPECT_EQ(2, probe_calls);  // child 2 was never probed
+  // Moving on positions the deferred children first.
+  iter->Next();
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("c1", iter->value().ToString());
+  EXPECT_EQ(1, seeks[0]);
+  EXPECT_EQ(1, seeks[2]);
+  iter->Next();
+  EXPECT_FALSE(iter->Valid());
+
+  // k001's newest version is in child 0; the older ones follow on Next.
+  iter->Seek(VersionedKey(1, 9));
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("a3", iter->value().ToString());
+  EXPECT_EQ(2, seeks[0]);
+  EXPECT_EQ(1, seeks[1]);
+  iter->Next();
+  EXPECT_EQ("a2", iter->value().ToString());
+  iter->Next();
+  EXPECT_EQ("a1", iter->value().ToString());
+
+  // Prev after a deferred seek repositions every child.
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_EQ("b2", iter->value().ToString());
+  iter->Prev();
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("a1", iter->value().ToString());
+
+  // An absent group: every child is positioned before Seek returns.
+  iter->Seek(VersionedKey(0, 9));
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("a3", iter->value().ToString());
+  iter->Seek(VersionedKey(2, 1));  // past the only k002 version
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("c1", iter->value().ToString());
+}
+
+TEST(MergingIteratorTest, DeferredChildErrorShowsAtTheNextMove) {
+  int seeks[2] = {0, 0};
+  Iterator* children[] = {
+      new CountingIterator({{VersionedKey(1, 2), "a2"}}, &seeks[0]),
+      new CountingIterator({{VersionedKey(2, 1), "b1"}}, &seeks[1],
+                           Status::Corruption("bad block")),
+  };
+  int probe_calls = 0;
+  MergingIteratorOptions options = DeferredSeeks();
+  options.probes.push_back(nullptr);
+  options.probes.push_back(
+      std::make_unique<SetProbe>(std::set<std::string>{"k002"}, &probe_calls));
+  std::unique_ptr<Iterator> iter(NewMergingIterator(
+      BytewiseComparator(), children, 2, std::move(options)));
+  iter->Seek(VersionedKey(1, 9));
+  ASSERT_TRUE(iter->Valid());  // the damaged child was not needed yet
+  EXPECT_EQ("a2", iter->value().ToString());
+  EXPECT_EQ(0, seeks[1]);
+  iter->Next();
+  EXPECT_FALSE(iter->Valid());
+  EXPECT_TRUE(iter->status().IsCorruption()) << iter->status().ToString();
+  // Where the damaged child may hold the group, the Seek reports it.
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_FALSE(iter->Valid());
+  EXPECT_TRUE(iter->status().IsCorruption()) << iter->status().ToString();
+}
+
+TEST(MergingIteratorTest, ProbesPauseWhileTheyGainNothing) {
+  int seeks[2] = {0, 0};
+  int probe_calls = 0;
+  Iterator* children[] = {
+      new CountingIterator({{VersionedKey(2, 2), "b2"}}, &seeks[0]),
+      new CountingIterator({{VersionedKey(4, 1), "d1"}}, &seeks[1]),
+  };
+  MergingIteratorOptions options = DeferredSeeks();
+  options.probes.push_back(
+      std::make_unique<SetProbe>(std::set<std::string>{"k002"}, &probe_calls));
+  options.probes.push_back(
+      std::make_unique<SetProbe>(std::set<std::string>{"k004"}, &probe_calls));
+  std::unique_ptr<Iterator> iter(NewMergingIterator(
+      BytewiseComparator(), children, 2, std::move(options)));
+  for (int i = 0; i < 50; ++i) {
+    iter->Seek(VersionedKey(3, 9));  // absent: lands on k004
+    ASSERT_TRUE(iter->Valid());
+    EXPECT_EQ("d1", iter->value().ToString());
+  }
+  // Probed until eight seeks in a row had missed, not on every seek.
+  EXPECT_EQ(16, probe_calls);
+  // A seek that finds its group (among the children positioned anyway)
+  // turns probing back on.
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_EQ("b2", iter->value().ToString());
+  const int before = probe_calls;
+  seeks[1] = 0;
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_EQ("b2", iter->value().ToString());
+  EXPECT_EQ(before + 1, probe_calls);  // child 0 probed, child 1 deferred
+  EXPECT_EQ(0, seeks[1]);
+
+  // Seeks each followed by Next position the deferred child anyway: the
+  // probes pause after eight of them too.
+  const int before_scans = probe_calls;
+  for (int i = 0; i < 20; ++i) {
+    iter->Seek(VersionedKey(2, 9));
+    ASSERT_TRUE(iter->Valid());
+    EXPECT_EQ("b2", iter->value().ToString());
+    iter->Next();
+    ASSERT_TRUE(iter->Valid());
+    EXPECT_EQ("d1", iter->value().ToString());
+  }
+  EXPECT_EQ(before_scans + 8, probe_calls);
+}
+
+// Random children holding random versions of random user keys, newest
+// first, with probes that have false positives or are missing: every
+// mix of seeks, Next and Prev gives what a plain merge gives.
+TEST(MergingIteratorTest, DeferredSeeksMatchThePlainMerge) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  for (int round = 0; round < 30; ++round) {
+    const int n = 2 + static_cast<int>(rnd.Uniform(6));
+    std::vector<std::vector<Entry>> parts(n);
+    std::vector<std::set<std::string>> users(n);
+    for (int user = 0; user < 60; ++user) {
+      // Versions from newest (child 0 side) to oldest.
+      int version = 200;
+      for (int child = 0; child < n; ++child) {
+        if (!rnd.OneIn(3)) continue;
+        const int count = 1 + static_cast<int>(rnd.Uniform(2));
+        for (int v = 0; v < count; ++v) {
+          parts[child].emplace_back(VersionedKey(user, version),
+                                    "v" + std::to_string(version));
+          version -= 1 + static_cast<int>(rnd.Uniform(5));
+        }
+        users[child].insert(VersionedKey(user, 0).substr(0, 4));
+      }
+    }
+    std::vector<Entry> model;
+    std::vector<Iterator*> children;
+    MergingIteratorOptions options = DeferredSeeks();
+    int probe_calls = 0;
+    bool any_probe = false;
+    for (int child = 0; child < n; ++child) {
+      std::sort(parts[child].begin(), parts[child].end());
+      model.insert(model.end(), parts[child].begin(), parts[child].end());
+      children.push_back(Child(parts[child]));
+      if (rnd.OneIn(4)) {
+        options.probes.push_back(nullptr);
+        continue;
+      }
+      std::set<std::string> may = users[child];
+      for (int user = 0; user < 60; ++user) {
+        if (rnd.OneIn(10)) may.insert(VersionedKey(user, 0).substr(0, 4));
+      }
+      options.probes.push_back(
+          std::make_unique<SetProbe>(std::move(may), &probe_calls));
+      any_probe = true;
+    }
+    std::sort(model.begin(), model.end());
+    std::unique_ptr<Iterator> iter(NewMergingIterator(
+        BytewiseComparator(), children.data(), n, std::move(options)));
+    test::CheckAgainstModel(
+        iter.get(), BytewiseComparator(), model, &rnd, 3000, [](Random* r) {
+          return VersionedKey(static_cast<int>(r->Uniform(62)),
+                              static_cast<int>(r->Uniform(210)));
+        });
+    if (HasFatalFailure()) {
+      ADD_FAILURE() << "round " << round << " with " << n << " children";
+      return;
+    }
+    if (any_probe) {
+      EXPECT_GT(probe_calls, 0);
+    }
+  }
 }
 
 }  // namespace
