@@ -1450,6 +1450,7 @@ class MemTableSeekProbe : public SeekProbe {
  public:
   explicit MemTableSeekProbe(const MemTable* mem) : mem_(mem) {}
   bool MayContain(const Slice& target) const override {
+    if (target.size() < kInternalKeyTrailerSize) return true;
     return mem_->MayContain(ExtractUserKey(target));
   }
 

@@ -402,6 +402,7 @@ class TableSeekProbe : public SeekProbe {
   TableSeekProbe(const Table* table, const ReadOptions& options)
       : table_(table), options_(options) {}
   bool MayContain(const Slice& target) const override {
+    if (target.size() < kInternalKeyTrailerSize) return true;
     return table_->KeyMayMatch(options_, ExtractUserKey(target));
   }
 
@@ -423,6 +424,7 @@ class LevelSeekProbe : public SeekProbe {
         files_(files),
         options_(options) {}
   bool MayContain(const Slice& target) const override {
+    if (target.size() < kInternalKeyTrailerSize) return true;
     const size_t i = FindFile(*icmp_, *files_, target);
     if (i == files_->size()) return false;  // every file ends before target
     const FileMetaData* f = (*files_)[i];

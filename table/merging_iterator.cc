@@ -100,8 +100,11 @@ class MergingIterator : public Iterator {
     assert(Valid());
     if (!deferred_.empty()) {
       ++fruitless_seeks_;  // the deferred children are positioned after all
+      IteratorWrapper* const current = current_;
       PositionDeferred(deferred_target_);
       if (!status_.ok()) return;  // a deferred child's error ends the walk
+      assert(current_ == current);
+      (void)current;
     }
     if (direction_ != Direction::kForward) SwitchDirection(Direction::kForward);
     current_->Next();
@@ -157,19 +160,17 @@ class MergingIterator : public Iterator {
     current_ = nullptr;
   }
 
-  // Seeks the deferred children to target and adds them to the heap. Each
-  // one's first key >= target comes after the current entry (see
-  // MergingIteratorOptions), so the current entry stays on top.
+  // Seeks the deferred children to target and adds them to the heap. After
+  // a Seek that found target's group, each one's first key >= target comes
+  // after the current entry (see MergingIteratorOptions), which stays on
+  // top.
   void PositionDeferred(const Slice& target) {
-    IteratorWrapper* const current = current_;
     for (IteratorWrapper* child : deferred_) {
       child->Seek(target);
       Collect(child);
     }
     deferred_.clear();
     BuildHeap();
-    assert(current == nullptr || current_ == current || !status_.ok());
-    (void)current;
   }
 
   // Adds a freshly positioned child to the heap array (not yet heap-ordered)
