@@ -241,6 +241,26 @@ size_t FindFile(const InternalKeyComparator& icmp,
   return right;
 }
 
+namespace {
+
+// The one file of a level >= 1 that can hold an entry >= ikey with ikey's
+// user key, or nullptr. Searching by internal key also finds the right
+// file when one user key's versions span two adjacent files.
+FileMetaData* FileForKey(const InternalKeyComparator& icmp,
+                         const std::vector<FileMetaData*>& files,
+                         const Slice& ikey) {
+  const size_t index = FindFile(icmp, files, ikey);
+  if (index >= files.size()) return nullptr;  // every file ends before ikey
+  FileMetaData* f = files[index];
+  if (icmp.user_comparator()->Compare(ExtractUserKey(ikey),
+                                      f->smallest.user_key()) < 0) {
+    return nullptr;  // ikey falls between two files
+  }
+  return f;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------- Version
 
 Version::Version(VersionSet* vset)
@@ -332,15 +352,10 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key,
     }
   }
   // Deeper levels: at most one file can hold an entry >= the lookup key
-  // with this user key. Searching by internal key also finds the right
-  // file when one user key's versions span two adjacent files.
+  // with this user key.
   for (int level = 1; level < num_levels(); level++) {
-    const std::vector<FileMetaData*>& files = files_[level];
-    if (files.empty()) continue;
-    const size_t index = FindFile(icmp, files, ikey);
-    if (index >= files.size()) continue;
-    FileMetaData* f = files[index];
-    if (ucmp->Compare(user_key, f->smallest.user_key()) < 0) continue;
+    FileMetaData* f = FileForKey(icmp, files_[level], ikey);
+    if (f == nullptr) continue;
     note(f, level);
     if (search(f, &result)) return result;
   }
@@ -425,16 +440,10 @@ class LevelSeekProbe : public SeekProbe {
         options_(options) {}
   bool MayContain(const Slice& target) const override {
     if (target.size() < kInternalKeyTrailerSize) return true;
-    const size_t i = FindFile(*icmp_, *files_, target);
-    if (i == files_->size()) return false;  // every file ends before target
-    const FileMetaData* f = (*files_)[i];
-    const Slice user_key = ExtractUserKey(target);
-    if (icmp_->user_comparator()->Compare(user_key, f->smallest.user_key()) <
-        0) {
-      return false;  // target falls between two files
-    }
-    return table_cache_->KeyMayMatch(options_, f->number, f->file_size,
-                                     user_key);
+    const FileMetaData* f = FileForKey(*icmp_, *files_, target);
+    return f != nullptr &&
+           table_cache_->KeyMayMatch(options_, f->number, f->file_size,
+                                     ExtractUserKey(target));
   }
 
  private:

@@ -23,6 +23,7 @@ class MergingIterator : public Iterator {
         children_(static_cast<size_t>(n)),
         options_(std::move(options)) {
     for (int i = 0; i < n; ++i) children_[i].Set(children[i]);
+    if (!options_.same_group) options_.probes.clear();  // never deferred
     options_.probes.resize(children_.size());
     heap_.reserve(children_.size());
     if (options_.same_group) deferred_.reserve(children_.size());
@@ -50,16 +51,9 @@ class MergingIterator : public Iterator {
 
   void Seek(const Slice& target) override {
     ResetForSeek(Direction::kForward);
-    if (!options_.same_group) {
-      for (IteratorWrapper& child : children_) {
-        child.Seek(target);
-        Collect(&child);
-      }
-      BuildHeap();
-      return;
-    }
     // Children newest first: once one lands in target's group, the rest
     // (older) can only hold later keys of the group, or keys past it.
+    // Without same_group nothing is deferred (no probes either).
     // Probing costs a filter lookup per child; see fruitless_seeks_.
     const bool probe_now = fruitless_seeks_ < kProbePauseAfter ||
                            ++paused_seeks_ % kProbeWhilePausedEvery == 0;
@@ -74,7 +68,8 @@ class MergingIterator : public Iterator {
       }
       child->Seek(target);
       Collect(child);
-      found = child->Valid() && options_.same_group(child->key(), target);
+      found = child->Valid() && options_.same_group &&
+              options_.same_group(child->key(), target);
     }
     BuildHeap();
     if (!found) ++fruitless_seeks_;
