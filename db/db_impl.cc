@@ -34,9 +34,6 @@ namespace {
 // Group commit stops adding writers past this many bytes.
 constexpr size_t kMaxBatchGroupBytes = 1 << 20;
 
-// Table files the cache keeps open when max_open_files is -1.
-constexpr int kUnlimitedOpenFiles = 1 << 20;
-
 }  // namespace
 
 // One queued write. The leader of a group fills in status and done for
@@ -194,7 +191,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.statistics = stats_;
 
   const int table_cache_size = options_.max_open_files == -1
-                                   ? kUnlimitedOpenFiles
+                                   ? TableCache::kAllTables
                                    : options_.max_open_files - 10;
   table_cache_ = std::make_unique<TableCache>(dbname_, env_, sst_env_options_,
                                               table_options_, table_cache_size);

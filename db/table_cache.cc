@@ -41,7 +41,8 @@ TableCache::TableCache(const std::string& dbname, Env* env,
       env_options_(env_options),
       table_options_(table_options),
       cache_(NewLRUCache(static_cast<size_t>(std::max(entries, 1)),
-                         entries >= kMinEntriesForSharding ? kShardBits : 0)) {}
+                         entries >= kMinEntriesForSharding ? kShardBits : 0)),
+      pin_tables_(entries >= kAllTables) {}
 
 TableCache::~TableCache() = default;
 
@@ -86,31 +87,74 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return NewErrorIterator(s);
-  Table* table = GetTable(handle);
+  return IteratorOver(GetTable(handle), handle, options, tableptr,
+                      for_compaction);
+}
+
+Iterator* TableCache::NewIterator(const ReadOptions& options,
+                                  const FileMetaData& file, Table** tableptr,
+                                  bool for_compaction) {
+  if (tableptr != nullptr) *tableptr = nullptr;
+  Table* table = nullptr;
+  Cache::Handle* handle = nullptr;
+  Status s = Acquire(file, &table, &handle);
+  if (!s.ok()) return NewErrorIterator(s);
+  return IteratorOver(table, handle, options, tableptr, for_compaction);
+}
+
+Iterator* TableCache::IteratorOver(Table* table, Cache::Handle* handle,
+                                   const ReadOptions& options, Table** tableptr,
+                                   bool for_compaction) {
   Iterator* iter = table->NewIterator(options, for_compaction);
-  iter->RegisterCleanup(&ReleaseHandle, cache_.get(), handle);
+  if (handle != nullptr) {
+    iter->RegisterCleanup(&ReleaseHandle, cache_.get(), handle);
+  }
   if (tableptr != nullptr) *tableptr = table;
   return iter;
 }
 
-Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
-                       uint64_t file_size, const Slice& internal_key, void* arg,
+Status TableCache::Acquire(const FileMetaData& file, Table** table,
+                           Cache::Handle** handle) {
+  *handle = nullptr;
+  if (pin_tables_) {
+    *table = file.table.get();
+    if (*table != nullptr) return Status::OK();
+  }
+  Cache::Handle* found = nullptr;
+  Status s = FindTable(file.number, file.file_size, &found);
+  if (!s.ok()) {
+    *table = nullptr;
+    return s;
+  }
+  if (pin_tables_) {
+    *table = file.table.Set(cache_.get(), found, GetTable(found));
+  } else {
+    *table = GetTable(found);
+    *handle = found;
+  }
+  return Status::OK();
+}
+
+Status TableCache::Get(const ReadOptions& options, const FileMetaData& file,
+                       const Slice& internal_key, void* arg,
                        void (*handle_result)(void*, const Slice&,
                                              const Slice&)) {
+  Table* table = nullptr;
   Cache::Handle* handle = nullptr;
-  Status s = FindTable(file_number, file_size, &handle);
+  Status s = Acquire(file, &table, &handle);
   if (!s.ok()) return s;
-  s = GetTable(handle)->InternalGet(options, internal_key, arg, handle_result);
-  cache_->Release(handle);
+  s = table->InternalGet(options, internal_key, arg, handle_result);
+  if (handle != nullptr) cache_->Release(handle);
   return s;
 }
 
-bool TableCache::KeyMayMatch(const ReadOptions& options, uint64_t file_number,
-                             uint64_t file_size, const Slice& user_key) {
+bool TableCache::KeyMayMatch(const ReadOptions& options,
+                             const FileMetaData& file, const Slice& user_key) {
+  Table* table = nullptr;
   Cache::Handle* handle = nullptr;
-  if (!FindTable(file_number, file_size, &handle).ok()) return true;
-  const bool may_match = GetTable(handle)->KeyMayMatch(options, user_key);
-  cache_->Release(handle);
+  if (!Acquire(file, &table, &handle).ok()) return true;
+  const bool may_match = table->KeyMayMatch(options, user_key);
+  if (handle != nullptr) cache_->Release(handle);
   return may_match;
 }
 

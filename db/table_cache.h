@@ -6,7 +6,10 @@
 // counted in tables (Options::max_open_files). Readers pin a table while
 // they use it; an evicted table that is still pinned stays open until its
 // last user lets go. Failed opens are not cached, so a transient error does
-// not stick.
+// not stick. When every table may stay open (kAllTables), point lookups
+// also pin each table in the FileMetaData that names it
+// (FileMetaData::table): later lookups skip the cache's hash and shard
+// lock, and the table stays open until no Version lists the file.
 //
 // Thread safety: thread-safe.
 
@@ -23,6 +26,7 @@
 #include "cascadedb/options.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
+#include "db/version_edit.h"
 #include "table/table.h"
 #include "table/table_options.h"
 
@@ -30,12 +34,16 @@ namespace cascadedb {
 
 class TableCache {
  public:
+  // entries at or above this keep every table open (max_open_files = -1),
+  // and lookups pin tables in their FileMetaData.
+  static constexpr int kAllTables = 1 << 20;
+
   // Tables of the database in dbname, opened through env with env_options.
   // table_options is copied; its pointers (comparator = the
   // InternalKeyComparator, key_format = InternalKeyFormat::Get(),
   // filter_policy, block_cache) are borrowed and must outlive the cache.
-  // entries: how many tables stay open at most (max_open_files - 10, or a
-  // large number for "all of them"); at least 1 is used.
+  // entries: how many tables stay open at most (max_open_files - 10, or
+  // kAllTables for "all of them"); at least 1 is used.
   TableCache(const std::string& dbname, Env* env, const EnvOptions& env_options,
              const TableOptions& table_options, int entries);
   TableCache(const TableCache&) = delete;
@@ -54,19 +62,27 @@ class TableCache {
                         uint64_t file_size, Table** tableptr = nullptr,
                         bool for_compaction = false);
 
-  // Looks up internal_key in the table like Table::InternalGet: calls
+  // NewIterator over table file, which may be pinned in file.table (see
+  // above): the iterator must then not outlive file.
+  Iterator* NewIterator(const ReadOptions& options, const FileMetaData& file,
+                        Table** tableptr = nullptr,
+                        bool for_compaction = false);
+
+  // Looks up internal_key in table file like Table::InternalGet: calls
   // handle_result(arg, found_key, found_value) for the first entry >=
   // internal_key in the block that would hold it (if any). Returns OK, or
-  // the error opening or reading the file (naming it).
-  Status Get(const ReadOptions& options, uint64_t file_number,
-             uint64_t file_size, const Slice& internal_key, void* arg,
+  // the error opening or reading the file (naming it). May pin the table
+  // in file.table (see above): file must be one that a Version lists, or
+  // one that is dropped before the table cache.
+  Status Get(const ReadOptions& options, const FileMetaData& file,
+             const Slice& internal_key, void* arg,
              void (*handle_result)(void*, const Slice&, const Slice&));
 
-  // Table::KeyMayMatch of table file_number: false only if its filter
-  // rules out user_key. True also when the table cannot be opened (the
-  // iterator that reads it next reports why).
-  bool KeyMayMatch(const ReadOptions& options, uint64_t file_number,
-                   uint64_t file_size, const Slice& user_key);
+  // Table::KeyMayMatch of table file: false only if its filter rules out
+  // user_key. True also when the table cannot be opened (the iterator that
+  // reads it next reports why). Pins as Get does.
+  bool KeyMayMatch(const ReadOptions& options, const FileMetaData& file,
+                   const Slice& user_key);
 
   // Opens table file_number (or finds it open) and pins it in *handle,
   // to be passed to Release. Used to check a freshly written file and by
@@ -88,11 +104,22 @@ class TableCache {
   size_t NumOpenTables() const;
 
  private:
+  // The table of file in *table: pinned in file.table (*handle null) when
+  // tables are pinned, else held by *handle, to be released.
+  Status Acquire(const FileMetaData& file, Table** table,
+                 Cache::Handle** handle);
+
+  // An iterator over table, releasing handle (if not null) when deleted.
+  Iterator* IteratorOver(Table* table, Cache::Handle* handle,
+                         const ReadOptions& options, Table** tableptr,
+                         bool for_compaction);
+
   const std::string dbname_;
   Env* const env_;
   const EnvOptions env_options_;
   const TableOptions table_options_;
   const std::shared_ptr<Cache> cache_;
+  const bool pin_tables_;
 };
 
 }  // namespace cascadedb

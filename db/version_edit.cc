@@ -9,6 +9,25 @@
 
 namespace cascadedb {
 
+Table* PinnedTable::Set(Cache* cache, Cache::Handle* handle, Table* table) {
+  Pin* pin = new Pin{cache, handle, table};
+  Pin* expected = nullptr;
+  if (pin_.compare_exchange_strong(expected, pin, std::memory_order_acq_rel,
+                                   std::memory_order_acquire)) {
+    return table;
+  }
+  delete pin;
+  cache->Release(handle);
+  return expected->table;
+}
+
+void PinnedTable::Reset() {
+  Pin* pin = pin_.exchange(nullptr, std::memory_order_acq_rel);
+  if (pin == nullptr) return;
+  pin->cache->Release(pin->handle);
+  delete pin;
+}
+
 namespace {
 
 // Field tags of the encoding (docs/format/manifest.md). Persistent: never

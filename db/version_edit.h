@@ -10,16 +10,61 @@
 #ifndef CASCADEDB_DB_VERSION_EDIT_H_
 #define CASCADEDB_DB_VERSION_EDIT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cascadedb/cache.h"
 #include "cascadedb/status.h"
 #include "db/dbformat.h"
 
 namespace cascadedb {
+
+class Table;
+
+// An open table held for as long as the FileMetaData naming it lives, so
+// that lookups reach it without the table cache's hash and locks
+// (TableCache pins tables there when every table may stay open). The pin is
+// one reference into the cache, released once, by its owner: a copy starts
+// unpinned, and assigning to a PinnedTable releases what it held.
+//
+// Thread safety: get and Set may be called concurrently (the first Set
+// wins); destruction and assignment need exclusive access.
+class PinnedTable {
+ public:
+  PinnedTable() = default;
+  PinnedTable(const PinnedTable& /*other*/) noexcept {}
+  PinnedTable& operator=(const PinnedTable& other) noexcept {
+    if (this != &other) Reset();
+    return *this;
+  }
+  ~PinnedTable() { Reset(); }
+
+  // The pinned table, or null.
+  Table* get() const {
+    const Pin* pin = pin_.load(std::memory_order_acquire);
+    return pin != nullptr ? pin->table : nullptr;
+  }
+
+  // Keeps handle (from cache, holding table) until this is destroyed and
+  // returns table; if another thread pinned first, releases handle and
+  // returns the table pinned already.
+  Table* Set(Cache* cache, Cache::Handle* handle, Table* table);
+
+ private:
+  struct Pin {
+    Cache* cache;
+    Cache::Handle* handle;
+    Table* table;
+  };
+
+  void Reset();
+
+  std::atomic<Pin*> pin_{nullptr};
+};
 
 // What the engine knows about one SST.
 struct FileMetaData {
@@ -37,6 +82,8 @@ struct FileMetaData {
   // down (seek compaction, see Version::UpdateStats). Guarded by the DB
   // mutex.
   int allowed_seeks = 0;
+  // The open table, once a lookup has pinned it (TableCache::Get).
+  mutable PinnedTable table;
 };
 
 class VersionEdit {

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -20,7 +21,6 @@
 #include "db/table_cache.h"
 #include "table/merging_iterator.h"
 #include "table/two_level_iterator.h"
-#include "util/coding.h"
 
 namespace cascadedb {
 
@@ -31,8 +31,8 @@ namespace {
 // non-overlapping data, shallow enough that overwrites of it are cheap.
 constexpr int kMaxMemCompactLevel = 2;
 
-// Size of the value of LevelFileNumIterator: fixed64 number, fixed64 size.
-constexpr size_t kFileEntrySize = 16;
+// Size of the value of LevelFileNumIterator: the address of a FileMetaData.
+constexpr size_t kFileEntrySize = sizeof(const FileMetaData*);
 
 std::string FileName(uint64_t number) { return TableFileBaseName(number); }
 
@@ -102,8 +102,9 @@ std::string Printable(const Slice& s) {
 
 // The index of a level >= 1 used by the two-level iterator: key = a file's
 // largest key (a separator: >= every key of the file, < every key of the
-// next), value = its number and size. Reads the file list of a Version or a
-// Compaction, which must outlive it.
+// next), value = the address of its FileMetaData. Reads the file list of a
+// Version or a Compaction, which must outlive it and the iterators opened
+// from its values (a table pinned in its FileMetaData lives as long as it).
 class LevelFileNumIterator : public Iterator {
  public:
   LevelFileNumIterator(const InternalKeyComparator& icmp,
@@ -141,8 +142,8 @@ class LevelFileNumIterator : public Iterator {
   }
   Slice value() const override {
     assert(Valid());
-    EncodeFixed64(value_buf_, (*files_)[index_]->number);
-    EncodeFixed64(value_buf_ + 8, (*files_)[index_]->file_size);
+    const FileMetaData* f = (*files_)[index_];
+    std::memcpy(value_buf_, &f, sizeof(f));
     return Slice(value_buf_, sizeof(value_buf_));
   }
   Status status() const override { return Status::OK(); }
@@ -160,9 +161,9 @@ Iterator* OpenFileEntry(TableCache* cache, const ReadOptions& options,
     return NewErrorIterator(
         Status::Corruption("level file iterator: bad file entry"));
   }
-  return cache->NewIterator(options, DecodeFixed64(entry.data()),
-                            DecodeFixed64(entry.data() + 8), nullptr,
-                            for_compaction);
+  const FileMetaData* f = nullptr;
+  std::memcpy(&f, entry.data(), sizeof(f));
+  return cache->NewIterator(options, *f, nullptr, for_compaction);
 }
 
 Iterator* GetFileIterator(void* arg, const ReadOptions& options,
@@ -317,8 +318,7 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key,
     saver.ucmp = ucmp;
     saver.user_key = user_key;
     saver.value = value;
-    Status s = vset_->table_cache()->Get(options, f->number, f->file_size, ikey,
-                                         &saver, &SaveValue);
+    Status s = vset_->table_cache()->Get(options, *f, ikey, &saver, &SaveValue);
     if (!s.ok()) {
       *result = s;  // names the file already
       return true;
@@ -442,8 +442,7 @@ class LevelSeekProbe : public SeekProbe {
     if (target.size() < kInternalKeyTrailerSize) return true;
     const FileMetaData* f = FileForKey(*icmp_, *files_, target);
     return f != nullptr &&
-           table_cache_->KeyMayMatch(options_, f->number, f->file_size,
-                                     ExtractUserKey(target));
+           table_cache_->KeyMayMatch(options_, *f, ExtractUserKey(target));
   }
 
  private:
@@ -461,8 +460,7 @@ void Version::AddIterators(const ReadOptions& options,
   TableCache* const table_cache = vset_->table_cache();
   for (const FileMetaData* f : files_[0]) {
     Table* table = nullptr;
-    iters->push_back(
-        table_cache->NewIterator(options, f->number, f->file_size, &table));
+    iters->push_back(table_cache->NewIterator(options, *f, &table));
     if (probes != nullptr) {
       // A table that failed to open has an error iterator: no probe, so
       // every seek reports the error.
@@ -1213,8 +1211,7 @@ Iterator* VersionSet::MakeInputIterator(Compaction* c,
     const int level = which == 0 ? c->level() : c->output_level();
     if (level == 0) {
       for (const FileMetaData* f : files) {
-        list.push_back(table_cache_->NewIterator(options, f->number,
-                                                 f->file_size, nullptr,
+        list.push_back(table_cache_->NewIterator(options, *f, nullptr,
                                                  /*for_compaction=*/true));
       }
     } else {

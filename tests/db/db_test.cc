@@ -1200,6 +1200,57 @@ TEST_F(DBTest, CompactionOutputsAreOpenWhenInstalled) {
   db_.reset();  // before the Env goes
 }
 
+// Lookups pin each table in the file metadata of the Versions listing it
+// (max_open_files = -1): a table stays open while an iterator's Version
+// still lists its file, and closes once no Version does.
+TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
+  test::TableOpenCountingEnv env;
+  options_.env = &env;
+  options_.disable_auto_compactions = true;
+  Open();
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_EQ(4, NumFilesAtLevel(0));
+  for (int i = 0; i < 200; ++i) EXPECT_EQ("v3", Get(Key(i)));
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->Seek(Key(100));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(4, env.open_now());
+
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  int live = 0;
+  for (int level = 0; level < options_.num_levels; ++level) {
+    live += NumFilesAtLevel(level);
+  }
+  ASSERT_EQ(0, NumFilesAtLevel(0));
+  // The iterator's Version still lists the old tables: they stay open
+  // (their files may already be unlinked) and the iterator reads on.
+  for (int i = 0; i < 200; ++i) EXPECT_EQ("v3", Get(Key(i)));
+  int seen = 0;
+  for (; it->Valid(); it->Next()) {
+    EXPECT_EQ("v3", it->value().ToString());
+    ++seen;
+  }
+  EXPECT_OK(it->status());
+  EXPECT_EQ(100, seen);
+  EXPECT_EQ(4 + live, env.open_now());
+  it.reset();
+  // With the last Version listing them gone, the old tables close at the
+  // next pass over obsolete files (after a flush, here).
+  ASSERT_OK(db_->Put(WriteOptions(), "z", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ++live;
+  for (int wait = 0; wait < 1000 && env.open_now() != live; ++wait) {
+    Env::Default()->SleepForMicroseconds(10 * 1000);
+  }
+  EXPECT_EQ(live, env.open_now());
+  db_.reset();  // before the Env goes
+}
+
 TEST_F(DBTest, PropertiesExist) {
   Open();
   ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,14 @@ class TableCacheTest : public ::testing::Test {
     EXPECT_OK(file->Sync());
     EXPECT_OK(file->Close());
     return builder.FileSize();
+  }
+
+  // The FileMetaData a Version would hold for table number.
+  static std::unique_ptr<FileMetaData> File(uint64_t number, uint64_t size) {
+    auto f = std::make_unique<FileMetaData>();
+    f->number = number;
+    f->file_size = size;
+    return f;
   }
 
   std::unique_ptr<TableCache> NewCache(int entries) {
@@ -114,12 +123,92 @@ TEST_F(TableCacheTest, GetFindsTheEntryAtOrAfterTheKey) {
   auto cache = NewCache(100);
   Found found;
   // Sequence 100 sorts before k005@6, so the lookup lands on it.
-  ASSERT_OK(cache->Get(ReadOptions(), 7, size,
+  ASSERT_OK(cache->Get(ReadOptions(), *File(7, size),
                        InternalKey("k005", 100, kValueTypeForSeek).Encode(),
                        &found, &SaveFound));
   EXPECT_EQ(1, found.calls);
   EXPECT_EQ("k005", ExtractUserKey(found.key).ToString());
   EXPECT_EQ("v5", found.value);
+}
+
+TEST_F(TableCacheTest, LookupsPinTheTableInItsFileWhenAllTablesStayOpen) {
+  const uint64_t size = WriteTable(7, "k", 20);
+  auto cache = NewCache(TableCache::kAllTables);
+  auto file = File(7, size);
+  const std::string target =
+      InternalKey("k005", 100, kValueTypeForSeek).Encode().ToString();
+  Found found;
+  ASSERT_OK(cache->Get(ReadOptions(), *file, target, &found, &SaveFound));
+  EXPECT_EQ("v5", found.value);
+  ASSERT_NE(nullptr, file->table.get());
+  // Evicted, the pinned table stays open, and lookups through the file
+  // still reach it without opening it again.
+  cache->Evict(7);
+  EXPECT_EQ(1, env_.open_now());
+  ASSERT_OK(cache->Get(ReadOptions(), *file, target, &found, &SaveFound));
+  EXPECT_TRUE(cache->KeyMayMatch(ReadOptions(), *file, "k005"));
+  EXPECT_EQ(2, found.calls);
+  EXPECT_EQ(1, env_.opened());
+  // A copy does not share the pin; the table closes with the last owner.
+  {
+    FileMetaData copy = *file;
+    EXPECT_EQ(nullptr, copy.table.get());
+  }
+  EXPECT_EQ(1, env_.open_now());
+  file.reset();
+  EXPECT_EQ(0, env_.open_now());
+}
+
+TEST_F(TableCacheTest, AssigningToAFileReleasesItsPin) {
+  const uint64_t size = WriteTable(7, "k", 20);
+  auto cache = NewCache(TableCache::kAllTables);
+  auto file = File(7, size);
+  EXPECT_TRUE(cache->KeyMayMatch(ReadOptions(), *file, "k005"));
+  ASSERT_NE(nullptr, file->table.get());
+  cache->Evict(7);
+  *file = FileMetaData();
+  EXPECT_EQ(nullptr, file->table.get());
+  EXPECT_EQ(0, env_.open_now());
+}
+
+TEST_F(TableCacheTest, LookupsDoNotPinWhenOpenTablesAreLimited) {
+  const uint64_t size = WriteTable(7, "k", 20);
+  auto cache = NewCache(100);
+  auto file = File(7, size);
+  Found found;
+  ASSERT_OK(cache->Get(ReadOptions(), *file,
+                       InternalKey("k005", 100, kValueTypeForSeek).Encode(),
+                       &found, &SaveFound));
+  EXPECT_TRUE(cache->KeyMayMatch(ReadOptions(), *file, "k005"));
+  EXPECT_EQ(nullptr, file->table.get());
+  // Nothing holds the table: evicting it closes it.
+  cache->Evict(7);
+  EXPECT_EQ(0, env_.open_now());
+}
+
+TEST_F(TableCacheTest, ConcurrentFirstLookupsKeepOnePin) {
+  const uint64_t size = WriteTable(7, "k", 20);
+  auto cache = NewCache(TableCache::kAllTables);
+  for (int round = 0; round < 20; round++) {
+    auto file = File(7, size);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; t++) {
+      threads.emplace_back([&] {
+        Found found;
+        EXPECT_OK(
+            cache->Get(ReadOptions(), *file,
+                       InternalKey("k005", 100, kValueTypeForSeek).Encode(),
+                       &found, &SaveFound));
+        EXPECT_EQ("v5", found.value);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    ASSERT_NE(nullptr, file->table.get());
+    cache->Evict(7);
+    file.reset();
+    // Every losing pin was released: nothing keeps the table open.
+    EXPECT_EQ(0, env_.open_now());
+  }
 }
 
 TEST_F(TableCacheTest, EvictClosesTheTableAndNextUseReopens) {
@@ -178,7 +267,7 @@ TEST_F(TableCacheTest, MissingFileIsCorruptionNamingThePath) {
 
   Found found;
   Status s =
-      cache->Get(ReadOptions(), 99, 1000,
+      cache->Get(ReadOptions(), *File(99, 1000),
                  InternalKey("a", 1, kTypeValue).Encode(), &found, &SaveFound);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find(path)) << s.ToString();

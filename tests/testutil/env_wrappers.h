@@ -2,7 +2,7 @@
 //
 // Envs for tests that watch the files a DB writes and reads: new files and
 // recycled WALs reach one hook (wrap them with util/writable_file_wrapper.h),
-// and table opens are counted.
+// and table opens and closes are counted.
 
 #ifndef CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 #define CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "cascadedb/env.h"
 #include "cascadedb/status.h"
@@ -51,20 +52,50 @@ class WritableFileHookEnv : public EnvWrapper {
 };
 
 // Counts the tables (".sst" files) opened for reading through it, on
-// Env::Default(): tells a table cache's hits from its misses.
+// Env::Default(): tells a table cache's hits from its misses; and how many
+// of them are open now (closing a table closes its file).
 class TableOpenCountingEnv : public EnvWrapper {
  public:
   TableOpenCountingEnv() : EnvWrapper(Env::Default()) {}
   Status NewRandomAccessFile(const std::string& f,
                              std::unique_ptr<RandomAccessFile>* r,
                              const EnvOptions& o) override {
-    if (EndsWith(f, ".sst")) opened_.fetch_add(1);
-    return target()->NewRandomAccessFile(f, r, o);
+    Status s = target()->NewRandomAccessFile(f, r, o);
+    if (s.ok() && EndsWith(f, ".sst")) {
+      opened_.fetch_add(1);
+      *r = std::make_unique<CountedFile>(std::move(*r), &open_now_);
+    }
+    return s;
   }
   int opened() const { return opened_.load(); }
+  int open_now() const { return open_now_.load(); }
 
  private:
+  class CountedFile : public RandomAccessFile {
+   public:
+    CountedFile(std::unique_ptr<RandomAccessFile> file,
+                std::atomic<int>* open_now)
+        : file_(std::move(file)), open_now_(open_now) {
+      open_now_->fetch_add(1);
+    }
+    ~CountedFile() override { open_now_->fetch_sub(1); }
+    Status Read(uint64_t offset, size_t n, Slice* result,
+                char* scratch) const override {
+      return file_->Read(offset, n, result, scratch);
+    }
+    bool use_direct_io() const override { return file_->use_direct_io(); }
+    bool ReturnsOwnMemory() const override { return file_->ReturnsOwnMemory(); }
+    void Prefetch(uint64_t offset, size_t n) const override {
+      file_->Prefetch(offset, n);
+    }
+
+   private:
+    const std::unique_ptr<RandomAccessFile> file_;
+    std::atomic<int>* const open_now_;
+  };
+
   std::atomic<int> opened_{0};
+  std::atomic<int> open_now_{0};
 };
 
 }  // namespace test
