@@ -1468,6 +1468,7 @@ Iterator* DBImpl::NewInternalIterator(const ReadOptions& options,
   // Seeks skip positioning children whose filters rule out the target's
   // user key while another child holds it (table/merging_iterator.h).
   MergingIteratorOptions merge_options;
+  merge_options.statistics = stats_;
   const Comparator* const ucmp = icmp_.user_comparator();
   merge_options.same_group = [ucmp](const Slice& a, const Slice& b) {
     return a.size() >= kInternalKeyTrailerSize &&

@@ -29,6 +29,8 @@ class MergingIterator : public Iterator {
     if (options_.same_group) deferred_.reserve(children_.size());
   }
 
+  ~MergingIterator() override { CountSaved(); }
+
   bool Valid() const override { return current_ != nullptr && status_.ok(); }
 
   void SeekToFirst() override {
@@ -58,6 +60,7 @@ class MergingIterator : public Iterator {
     const bool probe_now = fruitless_seeks_ < kProbePauseAfter ||
                            ++paused_seeks_ % kProbeWhilePausedEvery == 0;
     bool found = false;
+    uint64_t positioned = 0;
     for (size_t i = 0; i < children_.size(); ++i) {
       IteratorWrapper* const child = &children_[i];
       const SeekProbe* const probe =
@@ -68,9 +71,11 @@ class MergingIterator : public Iterator {
       }
       child->Seek(target);
       Collect(child);
+      ++positioned;
       found = child->Valid() && options_.same_group &&
               options_.same_group(child->key(), target);
     }
+    CountSeeks(positioned);
     BuildHeap();
     if (!found) ++fruitless_seeks_;
     if (deferred_.empty()) return;
@@ -110,8 +115,11 @@ class MergingIterator : public Iterator {
     assert(Valid());
     // Switching direction repositions every child but the current one,
     // deferred or not.
-    if (!deferred_.empty()) ++fruitless_seeks_;
-    deferred_.clear();
+    if (!deferred_.empty()) {
+      ++fruitless_seeks_;
+      CountSeeks(deferred_.size());  // repositioned by SwitchDirection
+      deferred_.clear();
+    }
     if (direction_ != Direction::kReverse) SwitchDirection(Direction::kReverse);
     current_->Prev();
     AdvanceTop();
@@ -151,6 +159,7 @@ class MergingIterator : public Iterator {
     // Children left unpositioned until now were never needed: the last
     // seek's deferral paid.
     if (!deferred_.empty()) fruitless_seeks_ = 0;
+    CountSaved();
     deferred_.clear();
     current_ = nullptr;
   }
@@ -164,8 +173,22 @@ class MergingIterator : public Iterator {
       child->Seek(target);
       Collect(child);
     }
+    CountSeeks(deferred_.size());
     deferred_.clear();
     BuildHeap();
+  }
+
+  // Forward seeks' children positioned, and those still deferred (never
+  // needed: called when their deferral ends unpaid-for), into statistics.
+  void CountSeeks(uint64_t n) const {
+    if (options_.statistics != nullptr && options_.same_group && n > 0) {
+      options_.statistics->recordTick(kSeekChildSeeks, n);
+    }
+  }
+  void CountSaved() const {
+    if (options_.statistics != nullptr && !deferred_.empty()) {
+      options_.statistics->recordTick(kSeekChildSeeksSaved, deferred_.size());
+    }
   }
 
   // Adds a freshly positioned child to the heap array (not yet heap-ordered)

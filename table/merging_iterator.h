@@ -26,6 +26,7 @@
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/iterator.h"
+#include "cascadedb/statistics.h"
 
 namespace cascadedb {
 
@@ -62,6 +63,10 @@ struct MergingIteratorOptions {
   std::function<bool(const Slice& a, const Slice& b)> same_group;
   // probes[i] belongs to children[i]; null or missing: always positioned.
   std::vector<std::unique_ptr<SeekProbe>> probes;
+  // Where forward seeks count the children they positioned and those they
+  // saved (kSeekChildSeeks, kSeekChildSeeksSaved); null: not counted.
+  // Borrowed; must outlive the iterator.
+  Statistics* statistics = nullptr;
 };
 
 // Returns a new iterator (owned by the caller) over the union of

@@ -54,6 +54,8 @@ constexpr TickerInfo kTickerInfo[] = {
     {kNumberDbSeek, "cascadedb.number.db.seek"},
     {kNumberDbNext, "cascadedb.number.db.next"},
     {kNumberDbPrev, "cascadedb.number.db.prev"},
+    {kSeekChildSeeks, "cascadedb.seek.child.seeks"},
+    {kSeekChildSeeksSaved, "cascadedb.seek.child.seeks.saved"},
     {kWalFileBytes, "cascadedb.wal.bytes"},
     {kWalFileSynced, "cascadedb.wal.synced"},
     {kWriteWithWal, "cascadedb.write.wal"},

@@ -63,6 +63,15 @@ enum Tickers : uint32_t {
   kNumberDbNext,
   // "cascadedb.number.db.prev": Prev calls on DB iterators.
   kNumberDbPrev,
+  // "cascadedb.seek.child.seeks": memtables, L0 tables and levels that a
+  // forward Seek on a DB iterator positioned, at the Seek or later, when
+  // the iterator moved on (one per child positioned).
+  kSeekChildSeeks,
+  // "cascadedb.seek.child.seeks.saved": those a forward Seek never had to
+  // position: a filter ruled out the target's key, or a newer child held
+  // it, and the iterator was not moved before the next seek or its end.
+  // saved / (saved + seeks) is the share of child seeks the deferral saved.
+  kSeekChildSeeksSaved,
 
   // ---------------------------------------------------- WAL
   // "cascadedb.wal.bytes": bytes appended to WAL files (record headers

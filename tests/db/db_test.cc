@@ -380,6 +380,7 @@ TEST_F(DBTest, BlocksUnderShortenedIndexKeysAreCopied) {
 TEST_F(DBTest, SeeksMatchModelOverMemtableL0AndLevels) {
   options_.disable_auto_compactions = true;
   options_.filter_policy = NewBloomFilterPolicy(10);
+  options_.statistics = CreateDBStatistics();
   Open();
   std::map<std::string, std::string> model;
   auto put = [&](const std::string& k, const std::string& v) {
@@ -421,6 +422,21 @@ TEST_F(DBTest, SeeksMatchModelOverMemtableL0AndLevels) {
     ASSERT_FALSE(HasFatalFailure()) << "at snapshot: " << at_snapshot;
   }
   db_->ReleaseSnapshot(snapshot);
+
+  // The statistics count the children seeks positioned and saved: Key(3)
+  // is newest in the older L0 table, so L1 (older still) is left alone
+  // and, as the next seek shows, never needed.
+  Statistics* stats = options_.statistics.get();
+  EXPECT_GT(stats->getTickerCount(kSeekChildSeeks), 0u);
+  const uint64_t saved = stats->getTickerCount(kSeekChildSeeksSaved);
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->Seek(Key(3));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("b3", it->value().ToString());
+  it->Seek(Key(6));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("b6", it->value().ToString());
+  EXPECT_GT(stats->getTickerCount(kSeekChildSeeksSaved), saved);
 }
 
 // A damaged block of the output level fails the compaction (its checksum

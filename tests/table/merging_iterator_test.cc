@@ -15,6 +15,7 @@
 
 #include "cascadedb/comparator.h"
 #include "cascadedb/iterator.h"
+#include "cascadedb/statistics.h"
 #include "tests/table/iterator_test_util.h"
 #include "tests/testutil/test_util.h"
 #include "util/random.h"
@@ -365,6 +366,52 @@ TEST(MergingIteratorTest, DeferredSeekPositionsOnlyTheChildrenNeeded) {
   iter->Seek(VersionedKey(2, 1));  // past the only k002 version
   ASSERT_TRUE(iter->Valid());
   EXPECT_EQ("c1", iter->value().ToString());
+}
+
+TEST(MergingIteratorTest, StatisticsCountChildSeeksAndSeeksSaved) {
+  // child 0: k001 v3; child 1: k002 v2; child 2: k003 v1.
+  int seeks[3] = {0, 0, 0};
+  int probe_calls = 0;
+  Iterator* children[] = {
+      new CountingIterator({{VersionedKey(1, 3), "a3"}}, &seeks[0]),
+      new CountingIterator({{VersionedKey(2, 2), "b2"}}, &seeks[1]),
+      new CountingIterator({{VersionedKey(3, 1), "c1"}}, &seeks[2]),
+  };
+  std::shared_ptr<Statistics> stats = CreateDBStatistics();
+  MergingIteratorOptions options = DeferredSeeks();
+  options.statistics = stats.get();
+  options.probes.push_back(
+      std::make_unique<SetProbe>(std::set<std::string>{"k001"}, &probe_calls));
+  std::unique_ptr<Iterator> iter(NewMergingIterator(
+      BytewiseComparator(), children, 3, std::move(options)));
+  auto seeks_ticked = [&] { return stats->getTickerCount(kSeekChildSeeks); };
+  auto saved_ticked = [&] {
+    return stats->getTickerCount(kSeekChildSeeksSaved);
+  };
+
+  // k002: child 0 ruled out, child 2 older than the hit; both deferred.
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_EQ(1u, seeks_ticked());
+  EXPECT_EQ(0u, saved_ticked());  // not yet known to be saved
+  // The next seek ends that deferral unpaid-for: two seeks saved.
+  iter->Seek(VersionedKey(2, 9));
+  EXPECT_EQ(2u, seeks_ticked());
+  EXPECT_EQ(2u, saved_ticked());
+  // Next positions the deferred children after all.
+  iter->Next();
+  EXPECT_EQ("c1", iter->value().ToString());
+  EXPECT_EQ(4u, seeks_ticked());
+  EXPECT_EQ(2u, saved_ticked());
+  // k001 is in child 0: the other two are deferred, and saved when the
+  // iterator goes.
+  iter->Seek(VersionedKey(1, 9));
+  EXPECT_EQ("a3", iter->value().ToString());
+  EXPECT_EQ(5u, seeks_ticked());
+  iter.reset();
+  EXPECT_EQ(4u, saved_ticked());
+  // Every child seek was counted.
+  EXPECT_EQ(seeks_ticked(),
+            static_cast<uint64_t>(seeks[0] + seeks[1] + seeks[2]));
 }
 
 TEST(MergingIteratorTest, DeferredChildErrorShowsAtTheNextMove) {
