@@ -1412,7 +1412,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   if (options_.seek_compaction && current->UpdateStats(get_stats)) {
     MaybeScheduleCompaction();
   }
-  current->Unref();
+  UnrefVersion(current);
   return s;
 }
 
@@ -1423,23 +1423,24 @@ void DBImpl::RecordReadSample(const Slice& internal_key) {
   }
 }
 
-namespace {
-
-struct IterState {
-  Mutex* mu;
+// What a DB iterator references.
+struct DBImpl::IterState {
+  DBImpl* db;
   Version* version;
   std::vector<MemTable*> mems;
 };
 
-void CleanupIterState(void* arg1, void* /*arg2*/) {
+void DBImpl::CleanupIterState(void* arg1, void* /*arg2*/) {
   IterState* state = static_cast<IterState*>(arg1);
   for (MemTable* m : state->mems) m->Unref();
   {
-    MutexLock l(state->mu);
-    state->version->Unref();
+    MutexLock l(&state->db->mutex_);
+    state->db->UnrefVersion(state->version);
   }
   delete state;
 }
+
+namespace {
 
 // A seek target's user key against a memtable's bloom filter. The
 // memtable is referenced by the iterator's IterState.
@@ -1476,7 +1477,7 @@ Iterator* DBImpl::NewInternalIterator(const ReadOptions& options,
            ucmp->Compare(ExtractUserKey(a), ExtractUserKey(b)) == 0;
   };
   IterState* state = new IterState;
-  state->mu = &mutex_;
+  state->db = this;
   {
     MutexLock l(&mutex_);
     if (closed_) {
@@ -2003,6 +2004,33 @@ void DBImpl::BGWorkDelete(void* arg) {
   job->db->DeleteObsoleteFile(job->name);
   MutexLock l(&job->db->mutex_);
   job->db->deleting_.erase(job->name);
+}
+
+void DBImpl::UnrefVersion(Version* v) {
+  mutex_.AssertHeld();
+  const bool stale = v != versions_->current();
+  if (v->Unref() && stale) SchedulePurge();
+}
+
+void DBImpl::SchedulePurge() {
+  mutex_.AssertHeld();
+  if (purge_scheduled_ || closed_) return;
+  purge_scheduled_ = true;
+  if (deleter_ == nullptr) {
+    deleter_ = std::make_unique<ThreadPool>(1, "cascadedb:del");
+  }
+  deleter_->Schedule(&DBImpl::BGWorkPurge, this);
+}
+
+void DBImpl::BGWorkPurge(void* arg) {
+  DBImpl* db = static_cast<DBImpl*>(arg);
+  MutexLock l(&db->mutex_);
+  db->purge_scheduled_ = false;
+  // Close waits for the deleter's jobs; past its start there is nothing
+  // to do (the next Open deletes what is left).
+  if (!db->shutting_down_.load(std::memory_order_acquire)) {
+    db->RemoveObsoleteFiles();
+  }
 }
 
 void DBImpl::WaitForDeletions() {

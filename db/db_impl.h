@@ -235,6 +235,19 @@ class DBImpl : public DB, private ReadSampler {
   // releases the mutex to close obsolete tables (unmapping them) and to
   // delete WALs: every write takes the mutex.
   void RemoveObsoleteFiles() REQUIRES(mutex_);
+  // Drops a reader's (Get's or an iterator's) reference to v. If that
+  // deletes v and v is no longer current, files only v listed became
+  // obsolete after the last RemoveObsoleteFiles kept them for the reader:
+  // the file deleter's thread looks for them (SchedulePurge), so that a
+  // long-lived iterator's files go when it does, not at the next flush or
+  // compaction.
+  void UnrefVersion(Version* v) REQUIRES(mutex_);
+  // A DB iterator's references, released by CleanupIterState (a cleanup
+  // of the iterator; arg1 is the IterState).
+  struct IterState;
+  static void CleanupIterState(void* arg1, void* arg2);
+  void SchedulePurge() REQUIRES(mutex_);
+  static void BGWorkPurge(void* arg);
   // For RemoveObsoleteFiles: true if the obsolete WAL name (number) is, or
   // now becomes, one of recycled_logs_ instead of being deleted.
   bool KeepForRecycling(const std::string& name, uint64_t number)
@@ -410,6 +423,7 @@ class DBImpl : public DB, private ReadSampler {
   // over again.
   std::unique_ptr<ThreadPool> deleter_ GUARDED_BY(mutex_);
   std::set<std::string> deleting_ GUARDED_BY(mutex_);
+  bool purge_scheduled_ GUARDED_BY(mutex_) = false;  // see SchedulePurge
 
   // The stats dump thread (stats_dump_period_sec > 0).
   std::thread stats_thread_;

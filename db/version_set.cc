@@ -285,9 +285,11 @@ Version::~Version() {
 
 void Version::Ref() { ++refs_; }
 
-void Version::Unref() {
+bool Version::Unref() {
   assert(refs_ >= 1);
-  if (--refs_ == 0) delete this;
+  if (--refs_ != 0) return false;
+  delete this;
+  return true;
 }
 
 Status Version::Get(const ReadOptions& options, const LookupKey& key,

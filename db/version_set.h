@@ -69,9 +69,10 @@ class Version {
   Version& operator=(const Version&) = delete;
 
   // Reference counting. The last Unref deletes the Version (and the
-  // metadata of files no other Version lists). REQUIRES: DB mutex held.
+  // metadata of files no other Version lists) and returns true.
+  // REQUIRES: DB mutex held.
   void Ref();
-  void Unref();
+  bool Unref();
 
   // Looks up key (its user key, as of its sequence): the L0 files that may
   // hold it, newest to oldest, then at most one file per deeper level.

@@ -1255,16 +1255,47 @@ TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
   EXPECT_EQ(100, seen);
   EXPECT_EQ(4 + live, env.open_now());
   it.reset();
-  // With the last Version listing them gone, the old tables close at the
-  // next pass over obsolete files (after a flush, here).
-  ASSERT_OK(db_->Put(WriteOptions(), "z", "1"));
-  ASSERT_OK(db_->Flush(FlushOptions()));
-  ++live;
+  // With the last Version listing them gone, the old tables close (the
+  // iterator's release looks for obsolete files on the deleter's thread).
   for (int wait = 0; wait < 1000 && env.open_now() != live; ++wait) {
     Env::Default()->SleepForMicroseconds(10 * 1000);
   }
   EXPECT_EQ(live, env.open_now());
   db_.reset();  // before the Env goes
+}
+
+// RemoveObsoleteFiles keeps the files a reader's Version still lists; when
+// that reader goes, its files are deleted without waiting for the next
+// flush or compaction.
+TEST_F(DBTest, FilesAnIteratorHeldAreDeletedWhenItGoes) {
+  options_.disable_auto_compactions = true;
+  Open();
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->SeekToFirst();
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_OK(db_->WaitForCompact());
+  ASSERT_EQ(0, NumFilesAtLevel(0));
+  int live = 0;
+  for (int level = 0; level < options_.num_levels; ++level) {
+    live += NumFilesAtLevel(level);
+  }
+  auto tables = [&] {
+    return static_cast<int>(test::FilesWithSuffix(dir_.path(), ".sst").size());
+  };
+  EXPECT_EQ(3 + live, tables());  // the iterator's files are kept
+  EXPECT_EQ("v2", it->value().ToString());
+  it.reset();
+  for (int wait = 0; wait < 1000 && tables() != live; ++wait) {
+    Env::Default()->SleepForMicroseconds(10 * 1000);
+  }
+  EXPECT_EQ(live, tables());
+  EXPECT_EQ("v2", Get(Key(7)));
 }
 
 TEST_F(DBTest, PropertiesExist) {
