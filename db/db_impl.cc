@@ -2014,7 +2014,10 @@ void DBImpl::UnrefVersion(Version* v) {
 
 void DBImpl::SchedulePurge() {
   mutex_.AssertHeld();
-  if (purge_scheduled_ || closed_) return;
+  // A flush or compaction scheduled now ends with RemoveObsoleteFiles
+  // anyway: under a steady write load a purge per replaced Version would
+  // only list the directory again, under the mutex every write takes.
+  if (purge_scheduled_ || closed_ || HasBackgroundWork()) return;
   purge_scheduled_ = true;
   if (deleter_ == nullptr) {
     deleter_ = std::make_unique<ThreadPool>(1, "cascadedb:del");

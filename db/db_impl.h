@@ -240,7 +240,7 @@ class DBImpl : public DB, private ReadSampler {
   // obsolete after the last RemoveObsoleteFiles kept them for the reader:
   // the file deleter's thread looks for them (SchedulePurge), so that a
   // long-lived iterator's files go when it does, not at the next flush or
-  // compaction.
+  // compaction (unless one is scheduled already: it does the same).
   void UnrefVersion(Version* v) REQUIRES(mutex_);
   // A DB iterator's references, released by CleanupIterState (a cleanup
   // of the iterator; arg1 is the IterState).
