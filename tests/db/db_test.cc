@@ -93,6 +93,26 @@ class DBTest : public testing::Test {
     return static_cast<int>(n);
   }
 
+  // Tables in the current Version, all levels.
+  int TotalFiles() {
+    int n = 0;
+    for (int level = 0; level < options_.num_levels; ++level) {
+      n += NumFilesAtLevel(level);
+    }
+    return n;
+  }
+
+  // rounds flushed tables, each holding Key(0..keys) = "v<round>".
+  void WriteFlushedRounds(int rounds, int keys) {
+    for (int round = 0; round < rounds; ++round) {
+      for (int i = 0; i < keys; ++i) {
+        ASSERT_OK(
+            db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
+      }
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+  }
+
   // Bodies shared by tests that run them with different options.
   void RunRandomOpsMatchModel();
   void RunParallelMemtableInserts();
@@ -470,10 +490,7 @@ TEST_P(DBCopyBlocksTest, CorruptBlockFailsTheCompaction) {
   EXPECT_NE(std::string::npos, s.ToString().find("checksum")) << s.ToString();
   // The failed job's outputs are deleted: only the live tables remain,
   // the damaged one among them.
-  int live = 0;
-  for (int level = 0; level < options_.num_levels; ++level) {
-    live += NumFilesAtLevel(level);
-  }
+  const int live = TotalFiles();
   const std::vector<std::string> after =
       test::FilesWithSuffix(dir_.path(), ".sst");
   EXPECT_EQ(static_cast<size_t>(live), after.size());
@@ -1199,12 +1216,8 @@ TEST_F(DBTest, CompactionOutputsAreOpenWhenInstalled) {
   test::TableOpenCountingEnv env;
   options_.env = &env;
   Open();
-  for (int round = 0; round < 8; ++round) {
-    for (int i = 0; i < 300; ++i) {
-      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
-    }
-    ASSERT_OK(db_->Flush(FlushOptions()));
-  }
+  WriteFlushedRounds(8, 300);
+  ASSERT_FALSE(HasFatalFailure());
   ASSERT_OK(db_->WaitForCompact());
   uint64_t compacted = 0;
   ASSERT_TRUE(
@@ -1224,12 +1237,8 @@ TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
   options_.env = &env;
   options_.disable_auto_compactions = true;
   Open();
-  for (int round = 0; round < 4; ++round) {
-    for (int i = 0; i < 200; ++i) {
-      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
-    }
-    ASSERT_OK(db_->Flush(FlushOptions()));
-  }
+  WriteFlushedRounds(4, 200);
+  ASSERT_FALSE(HasFatalFailure());
   ASSERT_EQ(4, NumFilesAtLevel(0));
   for (int i = 0; i < 200; ++i) EXPECT_EQ("v3", Get(Key(i)));
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
@@ -1238,10 +1247,7 @@ TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
   EXPECT_EQ(4, env.open_now());
 
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
-  int live = 0;
-  for (int level = 0; level < options_.num_levels; ++level) {
-    live += NumFilesAtLevel(level);
-  }
+  const int live = TotalFiles();
   ASSERT_EQ(0, NumFilesAtLevel(0));
   // The iterator's Version still lists the old tables: they stay open
   // (their files may already be unlinked) and the iterator reads on.
@@ -1270,21 +1276,14 @@ TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
 TEST_F(DBTest, FilesAnIteratorHeldAreDeletedWhenItGoes) {
   options_.disable_auto_compactions = true;
   Open();
-  for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 100; ++i) {
-      ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v" + std::to_string(round)));
-    }
-    ASSERT_OK(db_->Flush(FlushOptions()));
-  }
+  WriteFlushedRounds(3, 100);
+  ASSERT_FALSE(HasFatalFailure());
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
   it->SeekToFirst();
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ASSERT_OK(db_->WaitForCompact());
   ASSERT_EQ(0, NumFilesAtLevel(0));
-  int live = 0;
-  for (int level = 0; level < options_.num_levels; ++level) {
-    live += NumFilesAtLevel(level);
-  }
+  const int live = TotalFiles();
   auto tables = [&] {
     return static_cast<int>(test::FilesWithSuffix(dir_.path(), ".sst").size());
   };
@@ -1714,14 +1713,6 @@ class SeekCompactionTest : public DBTest {
     std::string v = std::to_string(i) + c;
     v.resize(static_cast<size_t>(size), c);
     return v;
-  }
-
-  int TotalFiles() {
-    int n = 0;
-    for (int level = 0; level < options_.num_levels; ++level) {
-      n += NumFilesAtLevel(level);
-    }
-    return n;
   }
 
   std::shared_ptr<CompactionReasonListener> listener_;
