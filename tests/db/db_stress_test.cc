@@ -1,0 +1,425 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// A bounded concurrency stress of the DB. One writer commits rounds, each a
+// single WriteBatch that rewrites every key, while a second writer adds
+// unrelated keys (so rounds share group commits) and readers check that
+// every iterator, snapshot and Get sees exactly one whole round. Tiny
+// memtables and tables keep flushes and compactions running throughout, so
+// readers hold Versions whose tables are compacted away, and release them
+// (the pinned tables and the purge when a reader goes). At the end, no
+// table outlives the Versions that listed it.
+//
+// CASCADEDB_STRESS_ROUNDS sets the number of rounds (default 150) for a
+// longer run by hand; CASCADEDB_TEST_SEED replays a seed.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/db.h"
+#include "cascadedb/options.h"
+#include "cascadedb/write_batch.h"
+#include "tests/testutil/test_util.h"
+#include "util/random.h"
+
+namespace cascadedb {
+namespace {
+
+constexpr int kKeys = 1000;      // rewritten by every round
+constexpr int kBaseKeys = 4000;  // written once, before the rounds
+constexpr int kReaders = 3;
+// Key order: "base..." < "key..." < "other..." < kRoundKey.
+const char kRoundKey[] = "~round";
+
+std::string Key(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%06d", i);
+  return buf;
+}
+
+std::string BaseKey(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "base%06d", i);
+  return buf;
+}
+
+// 100 letters drawn from seed: compressible about as much as text.
+std::string Letters(uint32_t seed) {
+  Random rnd(seed);
+  std::string v(100, ' ');
+  for (char& c : v) c = static_cast<char>('a' + rnd.Uniform(26));
+  return v;
+}
+
+std::string BaseValue(int i) { return Letters(0x5eed0000u + i); }
+
+// In round r, key i is deleted when (i + r) % 5 == 0, else it holds
+// Value(r, i): a round differs from the last in every key.
+bool Present(int round, int i) { return (i + round) % 5 != 0; }
+
+std::string Value(int round, int i) {
+  return "r" + std::to_string(round) + ":" +
+         Letters(static_cast<uint32_t>(round) * 1000003u + i);
+}
+
+// Parses kRoundKey's value; -1 if it is not a number.
+int ParseRound(const std::string& value) {
+  if (value.empty() || value.size() > 9) return -1;
+  int r = 0;
+  for (char c : value) {
+    if (c < '0' || c > '9') return -1;
+    r = r * 10 + (c - '0');
+  }
+  return r;
+}
+
+int Rounds() {
+  const char* env = std::getenv("CASCADEDB_STRESS_ROUNDS");
+  if (env == nullptr) return 150;
+  const int n = std::atoi(env);
+  return n > 0 ? n : 150;
+}
+
+class DBStressTest : public testing::Test {
+ protected:
+  DBStressTest() {
+    options_.create_if_missing = true;
+    options_.write_buffer_size = 64 << 10;
+    options_.target_file_size_base = 16 << 10;
+    options_.max_bytes_for_level_base = 64 << 10;
+    options_.level0_file_num_compaction_trigger = 2;
+    options_.block_cache_size = 64 << 10;  // misses, evictions
+    options_.stats_dump_period_sec = 0;
+  }
+
+  ~DBStressTest() override { db_.reset(); }
+
+  void WriteRound(int round) {
+    WriteBatch batch;
+    for (int i = 0; i < kKeys; ++i) {
+      if (Present(round, i)) {
+        ASSERT_OK(batch.Put(Key(i), Value(round, i)));
+      } else {
+        ASSERT_OK(batch.Delete(Key(i)));
+      }
+    }
+    ASSERT_OK(batch.Put(kRoundKey, std::to_string(round)));
+    ASSERT_OK(db_->Write(WriteOptions(), &batch));
+  }
+
+  // Walks it from the first key (or, if reverse, from the last) and checks
+  // that it shows the base keys and one whole round; returns that round,
+  // or -1 after a failure.
+  static int CheckScan(Iterator* it, bool reverse = false) {
+    std::vector<std::pair<std::string, std::string>> all;
+    if (reverse) {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        all.emplace_back(it->key().ToString(), it->value().ToString());
+      }
+      std::reverse(all.begin(), all.end());
+    } else {
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        all.emplace_back(it->key().ToString(), it->value().ToString());
+      }
+    }
+    EXPECT_OK(it->status());
+    if (all.empty() || all.back().first != kRoundKey) {
+      ADD_FAILURE() << "no round key at the end of the scan";
+      return -1;
+    }
+    const int round = ParseRound(all.back().second);
+    EXPECT_GE(round, 0) << all.back().second;
+    if (round < 0) return -1;
+    std::vector<std::pair<std::string, std::string>> expected;
+    for (int i = 0; i < kBaseKeys; ++i) {
+      expected.emplace_back(BaseKey(i), BaseValue(i));
+    }
+    for (int i = 0; i < kKeys; ++i) {
+      if (Present(round, i)) expected.emplace_back(Key(i), Value(round, i));
+    }
+    size_t next = 0;
+    for (const auto& entry : all) {
+      if (entry.first.compare(0, 5, "other") == 0 || entry.first == kRoundKey) {
+        continue;  // the other writer's, and the round itself
+      }
+      if (next >= expected.size() || entry != expected[next]) {
+        ADD_FAILURE() << (reverse ? "reverse" : "forward") << " scan, round "
+                      << round << ": expected "
+                      << (next < expected.size() ? expected[next].first
+                                                 : std::string("the end"))
+                      << ", found " << entry.first << "=" << entry.second;
+        return -1;
+      }
+      ++next;
+    }
+    if (next < expected.size()) {
+      ADD_FAILURE() << "round " << round << ": keys from "
+                    << expected[next].first << " on are missing";
+      return -1;
+    }
+    return round;
+  }
+
+  // From a Seek to a random key, a few steps forward and back, against
+  // the expected keys of round.
+  static void CheckSeek(Iterator* it, int round, Random* rnd) {
+    const int target = static_cast<int>(rnd->Uniform(kKeys));
+    it->Seek(Key(target));
+    int i = target;
+    while (i < kKeys && !Present(round, i)) ++i;
+    for (int step = 0; step < 4 && i < kKeys; ++step) {
+      ASSERT_TRUE(it->Valid()) << "round " << round << " seek " << target;
+      ASSERT_EQ(Key(i), it->key().ToString());
+      ASSERT_EQ(Value(round, i), it->value().ToString());
+      it->Next();
+      do {
+        ++i;
+      } while (i < kKeys && !Present(round, i));
+    }
+    // The entry before Key(target) is the present key below it, or the
+    // last base key when there is none.
+    it->Seek(Key(target));
+    ASSERT_TRUE(it->Valid()) << "round " << round << " seek " << target;
+    it->Prev();
+    ASSERT_TRUE(it->Valid()) << "round " << round << " prev of " << target;
+    int j = target - 1;
+    while (j >= 0 && !Present(round, j)) --j;
+    if (j < 0) {
+      EXPECT_EQ(BaseKey(kBaseKeys - 1), it->key().ToString());
+      return;
+    }
+    EXPECT_EQ(Key(j), it->key().ToString());
+    EXPECT_EQ(Value(round, j), it->value().ToString());
+  }
+
+  // Gets of a few keys under one snapshot, all against its round.
+  void CheckSnapshotGets(Random* rnd) {
+    struct Held {
+      DB* db;
+      const Snapshot* snapshot;
+      ~Held() { db->ReleaseSnapshot(snapshot); }
+    } held{db_.get(), db_->GetSnapshot()};
+    ReadOptions ro;
+    ro.snapshot = held.snapshot;
+    std::string value;
+    ASSERT_OK(db_->Get(ro, kRoundKey, &value));
+    const int round = ParseRound(value);
+    ASSERT_GE(round, 0) << value;
+    for (int n = 0; n < 20; ++n) {
+      const int i = static_cast<int>(rnd->Uniform(kKeys));
+      Status s = db_->Get(ro, Key(i), &value);
+      if (Present(round, i)) {
+        ASSERT_OK(s) << "round " << round << " " << Key(i);
+        ASSERT_EQ(Value(round, i), value);
+      } else {
+        ASSERT_TRUE(s.IsNotFound())
+            << "round " << round << " " << Key(i) << ": " << s.ToString();
+      }
+    }
+    if (rnd->OneIn(4)) {  // an iterator at the same snapshot, rounds later
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+      EXPECT_EQ(round, CheckScan(it.get()));
+    }
+  }
+
+  void Reader(uint32_t seed, const std::atomic<int>* written,
+              const std::atomic<bool>* done) {
+    Random rnd(seed);
+    int last_round = 0;
+    while (!done->load(std::memory_order_acquire) && !HasFailure()) {
+      const uint32_t kind = rnd.Uniform(4);
+      checks_[kind].fetch_add(1, std::memory_order_relaxed);
+      switch (kind) {
+        case 0: {  // a fresh scan never goes back in time
+          std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+          const int round = CheckScan(it.get(), /*reverse=*/rnd.OneIn(3));
+          EXPECT_GE(round, last_round);
+          if (round > last_round) last_round = round;
+          break;
+        }
+        case 1:
+          CheckSnapshotGets(&rnd);
+          break;
+        case 2: {  // seeks at an iterator's round
+          std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+          it->Seek(kRoundKey);
+          ASSERT_TRUE(it->Valid());
+          const int round = ParseRound(it->value().ToString());
+          ASSERT_GE(round, 0);
+          for (int n = 0; n < 5; ++n) CheckSeek(it.get(), round, &rnd);
+          break;
+        }
+        default: {  // an iterator held while a few rounds go by
+          std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+          const int start = written->load(std::memory_order_acquire);
+          const auto deadline =
+              std::chrono::steady_clock::now() + std::chrono::seconds(2);
+          while (written->load(std::memory_order_acquire) < start + 3 &&
+                 !done->load(std::memory_order_acquire) &&
+                 std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          CheckScan(it.get());
+          break;
+        }
+      }
+    }
+  }
+
+  void Run() {
+    ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+    for (int i = 0; i < kBaseKeys; i += 100) {
+      WriteBatch batch;
+      for (int j = i; j < i + 100; ++j) {
+        ASSERT_OK(batch.Put(BaseKey(j), BaseValue(j)));
+      }
+      ASSERT_OK(db_->Write(WriteOptions(), &batch));
+    }
+    WriteRound(0);
+    const int rounds = Rounds();
+    std::atomic<int> written{0};
+    std::atomic<bool> done{false};
+    const uint32_t seed = test::RandomSeed();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kReaders; ++t) {
+      threads.emplace_back([this, seed, t, &written, &done] {
+        Reader(seed + t, &written, &done);
+      });
+    }
+    threads.emplace_back([this, seed, &done] {
+      Random rnd(seed ^ 0x9e3779b9u);
+      int n = 0;
+      while (!done.load(std::memory_order_acquire) && !HasFailure()) {
+        char key[32];
+        std::snprintf(key, sizeof(key), "other%08u", rnd.Uniform(100000));
+        EXPECT_OK(db_->Put(WriteOptions(), key, std::to_string(n++)));
+        if (n % 8 == 0) {
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+      }
+    });
+    // The calls a user or a tool makes beside the load.
+    threads.emplace_back([this, seed, &done] {
+      Random rnd(seed ^ 0x51ed27u);
+      while (!done.load(std::memory_order_acquire) && !HasFailure()) {
+        switch (rnd.Uniform(6)) {
+          case 0:
+            EXPECT_OK(db_->Flush(FlushOptions()));
+            break;
+          case 1: {  // a range of the round keys
+            const int a = static_cast<int>(rnd.Uniform(kKeys));
+            const int b = a + static_cast<int>(rnd.Uniform(kKeys - a));
+            const std::string lo = Key(a), hi = Key(b);
+            const Slice begin(lo), end(hi);
+            EXPECT_OK(db_->CompactRange(CompactRangeOptions(), &begin, &end));
+            break;
+          }
+          case 2: {
+            std::string v;
+            EXPECT_TRUE(db_->GetProperty("cascadedb.stats", &v));
+            EXPECT_TRUE(db_->GetProperty("cascadedb.sstables", &v));
+            break;
+          }
+          case 3: {
+            std::vector<LiveFileMetaData> files;
+            db_->GetLiveFilesMetaData(&files);
+            break;
+          }
+          case 4: {
+            const std::string lo = BaseKey(0), hi = Key(kKeys);
+            const Range range(lo, hi);
+            uint64_t size = 0;
+            EXPECT_OK(db_->GetApproximateSizes(&range, 1, &size));
+            break;
+          }
+          default:
+            EXPECT_OK(db_->SyncWAL());
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+    for (int r = 1; r <= rounds && !HasFailure(); ++r) {
+      WriteRound(r);
+      written.store(r, std::memory_order_release);
+    }
+    done.store(true, std::memory_order_release);
+    for (std::thread& t : threads) t.join();
+    std::printf(
+        "%d rounds; readers: %d scans, %d snapshot reads, %d seek runs, %d "
+        "held iterators\n",
+        rounds, checks_[0].load(), checks_[1].load(), checks_[2].load(),
+        checks_[3].load());
+    if (HasFailure()) {
+      std::string stats;
+      db_->GetProperty("cascadedb.stats", &stats);
+      std::printf("%s\n", stats.c_str());
+      return;
+    }
+
+    ASSERT_OK(db_->WaitForCompact());
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    EXPECT_EQ(rounds, CheckScan(it.get()));
+    it.reset();
+    ExpectNoObsoleteTables();
+
+    db_.reset();
+    ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+    it.reset(db_->NewIterator(ReadOptions()));
+    EXPECT_EQ(rounds, CheckScan(it.get()));
+  }
+
+  // Every table on disk is one the current Version lists, once the files
+  // readers held have been purged (on a background thread: waited for).
+  void ExpectNoObsoleteTables() {
+    uint64_t live = 0;
+    size_t on_disk = 0;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    do {
+      live = 0;
+      for (int level = 0; level < options_.num_levels; ++level) {
+        uint64_t n = 0;
+        ASSERT_TRUE(db_->GetIntProperty(
+            "cascadedb.num-files-at-level" + std::to_string(level), &n));
+        live += n;
+      }
+      on_disk = test::FilesWithSuffix(dir_.path(), ".sst").size();
+      if (on_disk == live) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } while (std::chrono::steady_clock::now() < deadline);
+    EXPECT_EQ(live, on_disk) << "tables left on disk that no Version lists";
+  }
+
+  test::TempDir dir_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+  std::atomic<int> checks_[4] = {};  // reader checks run, by kind
+};
+
+// max_open_files = -1: tables pinned in their file metadata.
+TEST_F(DBStressTest, ReadersSeeWholeRoundsWithPinnedTables) { Run(); }
+
+// A small table cache: tables closed and reopened under the readers.
+TEST_F(DBStressTest, ReadersSeeWholeRoundsWithSmallTableCache) {
+  options_.max_open_files = 20;
+  Run();
+}
+
+// Writes applied to the memtable by the members of a write group.
+TEST_F(DBStressTest, ReadersSeeWholeRoundsWithConcurrentMemtableWrites) {
+  options_.allow_concurrent_memtable_write = true;
+  Run();
+}
+
+}  // namespace
+}  // namespace cascadedb
