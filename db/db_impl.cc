@@ -1261,12 +1261,20 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
       const uint64_t delay = write_controller_.GetDelay(
           start, bytes, paced ? FlushPaceProgress(start) : FlushProgress());
       if (delay > 0) {
-        mutex_.Unlock();
-        env_->SleepForMicroseconds(static_cast<int>(delay));
-        mutex_.Lock();
+        // In slices, so that a long delay ends once writes are no longer
+        // delayed (WriteController::kDelayCheckMicros).
+        uint64_t slept = 0;
+        do {
+          mutex_.Unlock();
+          env_->SleepForMicroseconds(static_cast<int>(
+              std::min(delay - slept, WriteController::kDelayCheckMicros)));
+          mutex_.Lock();
+          slept = env_->NowMicros() - start;
+        } while (slept < delay &&
+                 write_controller_.state() == WriteState::kDelayed);
         // What the writer waited, not what it asked for: on a busy machine
         // a short sleep can end well after its time.
-        RecordStall(cause, /*stopped=*/false, env_->NowMicros() - start);
+        RecordStall(cause, /*stopped=*/false, slept);
         continue;
       }
     }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -339,6 +340,80 @@ TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {
   EXPECT_GE(std::stoull(m["pending_compaction_stop.episodes"]), 1u);
   EXPECT_GT(std::stoull(m["pending_compaction_stop.stall-micros"]), 0u);
   CheckAllPresent(1500, value);
+}
+
+// Holds the third table file created (the first compaction's output, after
+// two flushes) until Release: the compaction that clears L0 runs only
+// when the test says.
+class GatedTableEnv : public test::WritableFileHookEnv {
+ public:
+  GatedTableEnv() : WritableFileHookEnv(Env::Default()) {}
+
+  void Release() {
+    std::lock_guard<std::mutex> l(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* /*result*/) override {
+    if (test::EndsWith(fname, ".sst")) {
+      std::unique_lock<std::mutex> l(mu_);
+      if (++tables_ == 3) cv_.wait(l, [this] { return released_; });
+    }
+    return s;
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int tables_ = 0;
+  bool released_ = false;
+};
+
+// A delay is owed at the rate of the moment, which can be 16 KiB/s: a
+// large batch then owes tens of seconds. Once the slowdown clears, the
+// writer must not sleep the rest of it.
+TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
+  GatedTableEnv env;
+  options_.env = &env;
+  options_.level0_slowdown_writes_trigger = 2;
+  options_.level0_stop_writes_trigger = 100;
+  options_.delayed_write_rate = 16 << 10;  // the floor of the adapted rate
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  for (int i = 0; i < 2; ++i) {  // overlapping: no trivial move
+    ASSERT_OK(db_->Put(WriteOptions(), Key(0), "v"));
+    ASSERT_OK(db_->Put(WriteOptions(), Key(1), "v"));
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  // The compaction of the two L0 files waits at the gate.
+  ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
+  // 512 KiB at 16 KiB/s: a delay of 32 s.
+  const std::string big(512 << 10, 'b');
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    ASSERT_OK(db_->Put(WriteOptions(), "big", big));
+    done = true;
+  });
+  Env::Default()->SleepForMicroseconds(100000);
+  EXPECT_FALSE(done.load()) << "the write was not delayed";
+  env.Release();
+  // Generous: the point is seconds of sleep after the stall, not
+  // milliseconds.
+  for (int i = 0; i < 500 && !done.load(); ++i) {
+    Env::Default()->SleepForMicroseconds(10000);
+  }
+  EXPECT_TRUE(done.load()) << "the writer slept on after the slowdown cleared";
+  writer.join();
+  EXPECT_EQ("none", StallStats()["cause"]);
+  std::string got;
+  ASSERT_OK(db_->Get(ReadOptions(), "big", &got));
+  EXPECT_EQ(big, got);
+  auto m = StallStats();
+  EXPECT_EQ(1u, std::stoull(m["writes-delayed"]));
+  EXPECT_LT(std::stoull(m["l0_slowdown.stall-micros"]), 10000000u);
+  db_.reset();  // before env
 }
 
 }  // namespace
