@@ -421,5 +421,22 @@ TEST_F(DBStressTest, ReadersSeeWholeRoundsWithConcurrentMemtableWrites) {
   Run();
 }
 
+// The other paths through the engine: skip-list memtables, entries
+// compacted one by one (no block copies), no compression, round-robin picks.
+TEST_F(DBStressTest, ReadersSeeWholeRoundsOnTheOtherPaths) {
+  options_.memtable_rep = MemTableRep::kSkipList;
+  options_.compaction_copy_blocks = false;
+  options_.compression = kNoCompression;
+  options_.compaction_pri = CompactionPri::kRoundRobin;
+  Run();
+}
+
+// Flushes run by the one compaction thread, pausing its compactions.
+TEST_F(DBStressTest, ReadersSeeWholeRoundsWithFlushesInCompactions) {
+  options_.flush_in_compaction = FlushInCompaction::kAlways;
+  options_.max_background_compactions = 1;
+  Run();
+}
+
 }  // namespace
 }  // namespace cascadedb
