@@ -6,8 +6,10 @@
 // every iterator, snapshot and Get sees exactly one whole round. Tiny
 // memtables and tables keep flushes and compactions running throughout, so
 // readers hold Versions whose tables are compacted away, and release them
-// (the pinned tables and the purge when a reader goes). At the end, no
-// table outlives the Versions that listed it.
+// (the pinned tables and the purge when a reader goes). The DB is closed
+// and reopened between phases of the load, whatever it is doing, and must
+// come back with the last round. At the end, no table outlives the
+// Versions that listed it.
 //
 // CASCADEDB_STRESS_ROUNDS sets the number of rounds (default 150) for a
 // longer run by hand; CASCADEDB_TEST_SEED replays a seed.
@@ -36,6 +38,7 @@ namespace {
 constexpr int kKeys = 1000;      // rewritten by every round
 constexpr int kBaseKeys = 4000;  // written once, before the rounds
 constexpr int kReaders = 3;
+constexpr int kPhases = 3;  // the DB is reopened between phases
 // Key order: "base..." < "key..." < "other..." < kRoundKey.
 const char kRoundKey[] = "~round";
 
@@ -275,6 +278,8 @@ class DBStressTest : public testing::Test {
     }
   }
 
+  // The base keys and round 0, then the rounds in kPhases phases of load,
+  // the DB closed and reopened (mid-compaction, maybe) between phases.
   void Run() {
     ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
     for (int i = 0; i < kBaseKeys; i += 100) {
@@ -286,9 +291,47 @@ class DBStressTest : public testing::Test {
     }
     WriteRound(0);
     const int rounds = Rounds();
-    std::atomic<int> written{0};
-    std::atomic<bool> done{false};
     const uint32_t seed = test::RandomSeed();
+    int last = 0;
+    for (int phase = 1; phase <= kPhases; ++phase) {
+      const int first = last + 1;
+      last = rounds * phase / kPhases;
+      RunPhase(first, last, seed + 16 * phase);
+      if (HasFailure()) {
+        std::string stats;
+        db_->GetProperty("cascadedb.stats", &stats);
+        std::printf("%s\n", stats.c_str());
+        return;
+      }
+      if (phase < kPhases) {
+        db_.reset();
+        ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+        std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+        ASSERT_EQ(last, CheckScan(it.get())) << "after reopening";
+      }
+    }
+    std::printf(
+        "%d rounds in %d phases; readers: %d scans, %d snapshot reads, %d "
+        "seek runs, %d held iterators\n",
+        rounds, kPhases, checks_[0].load(), checks_[1].load(),
+        checks_[2].load(), checks_[3].load());
+
+    ASSERT_OK(db_->WaitForCompact());
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    EXPECT_EQ(rounds, CheckScan(it.get()));
+    it.reset();
+    ExpectNoObsoleteTables();
+
+    db_.reset();
+    ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+    it.reset(db_->NewIterator(ReadOptions()));
+    EXPECT_EQ(rounds, CheckScan(it.get()));
+  }
+
+  // Rounds first..last under the load of the other threads.
+  void RunPhase(int first, int last, uint32_t seed) {
+    std::atomic<int> written{first - 1};
+    std::atomic<bool> done{false};
     std::vector<std::thread> threads;
     for (int t = 0; t < kReaders; ++t) {
       threads.emplace_back([this, seed, t, &written, &done] {
@@ -348,34 +391,12 @@ class DBStressTest : public testing::Test {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
     });
-    for (int r = 1; r <= rounds && !HasFailure(); ++r) {
+    for (int r = first; r <= last && !HasFailure(); ++r) {
       WriteRound(r);
       written.store(r, std::memory_order_release);
     }
     done.store(true, std::memory_order_release);
     for (std::thread& t : threads) t.join();
-    std::printf(
-        "%d rounds; readers: %d scans, %d snapshot reads, %d seek runs, %d "
-        "held iterators\n",
-        rounds, checks_[0].load(), checks_[1].load(), checks_[2].load(),
-        checks_[3].load());
-    if (HasFailure()) {
-      std::string stats;
-      db_->GetProperty("cascadedb.stats", &stats);
-      std::printf("%s\n", stats.c_str());
-      return;
-    }
-
-    ASSERT_OK(db_->WaitForCompact());
-    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    EXPECT_EQ(rounds, CheckScan(it.get()));
-    it.reset();
-    ExpectNoObsoleteTables();
-
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
-    it.reset(db_->NewIterator(ReadOptions()));
-    EXPECT_EQ(rounds, CheckScan(it.get()));
   }
 
   // Every table on disk is one the current Version lists, once the files
