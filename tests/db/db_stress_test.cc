@@ -204,7 +204,8 @@ class DBStressTest : public testing::Test {
   }
 
   // Gets of a few keys under one snapshot, all against its round.
-  void CheckSnapshotGets(Random* rnd) {
+  void CheckSnapshotGets(Random* rnd, const std::atomic<int>* written,
+                         const std::atomic<bool>* done) {
     struct Held {
       DB* db;
       const Snapshot* snapshot;
@@ -227,10 +228,34 @@ class DBStressTest : public testing::Test {
             << "round " << round << " " << Key(i) << ": " << s.ToString();
       }
     }
-    if (rnd->OneIn(4)) {  // an iterator at the same snapshot, rounds later
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (rnd->OneIn(3)) {
+      // Rounds later, through the compactions meanwhile (which must keep
+      // what the snapshot sees), the same Gets and a scan at the snapshot.
+      WaitForRounds(3, written, done);
+      for (int i = 0; i < kKeys; i += 7) {
+        Status s = db_->Get(ro, Key(i), &value);
+        if (Present(round, i)) {
+          ASSERT_OK(s) << "round " << round << " " << Key(i);
+          ASSERT_EQ(Value(round, i), value);
+        } else {
+          ASSERT_TRUE(s.IsNotFound()) << "round " << round << " " << Key(i);
+        }
+      }
       std::unique_ptr<Iterator> it(db_->NewIterator(ro));
-      EXPECT_EQ(round, CheckScan(it.get()));
+      EXPECT_EQ(round, CheckScan(it.get(), /*reverse=*/rnd->OneIn(2)));
+    }
+  }
+
+  // Waits (up to 2 s) until n more rounds are written or the load ends.
+  static void WaitForRounds(int n, const std::atomic<int>* written,
+                            const std::atomic<bool>* done) {
+    const int start = written->load(std::memory_order_acquire);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (written->load(std::memory_order_acquire) < start + n &&
+           !done->load(std::memory_order_acquire) &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
 
@@ -250,7 +275,7 @@ class DBStressTest : public testing::Test {
           break;
         }
         case 1:
-          CheckSnapshotGets(&rnd);
+          CheckSnapshotGets(&rnd, written, done);
           break;
         case 2: {  // seeks at an iterator's round
           std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
@@ -263,14 +288,7 @@ class DBStressTest : public testing::Test {
         }
         default: {  // an iterator held while a few rounds go by
           std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-          const int start = written->load(std::memory_order_acquire);
-          const auto deadline =
-              std::chrono::steady_clock::now() + std::chrono::seconds(2);
-          while (written->load(std::memory_order_acquire) < start + 3 &&
-                 !done->load(std::memory_order_acquire) &&
-                 std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-          }
+          WaitForRounds(3, written, done);
           CheckScan(it.get());
           break;
         }
