@@ -1,15 +1,20 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
-// A bounded concurrency stress of the DB. One writer commits rounds, each a
-// single WriteBatch that rewrites every key, while a second writer adds
-// unrelated keys (so rounds share group commits) and readers check that
-// every iterator, snapshot and Get sees exactly one whole round. Tiny
-// memtables and tables keep flushes and compactions running throughout, so
-// readers hold Versions whose tables are compacted away, and release them
+// A bounded concurrency stress of the DB.
+// - One writer commits rounds, each a single WriteBatch that rewrites or
+//   deletes every round key; readers check that every scan (either
+//   direction), seek, snapshot Get and snapshot iterator sees the base keys
+//   and exactly one whole round, also with snapshots and iterators held
+//   while more rounds are written.
+// - A second writer adds unrelated keys (some synced, some refusing to wait
+//   out a stall), so rounds share group commits; what it was told is
+//   written must be there after each phase, and nothing it was refused.
+// - An admin thread flushes, compacts ranges and reads properties.
+// Tiny memtables and tables keep flushes and compactions running, so
+// readers hold Versions whose tables are compacted away and release them
 // (the pinned tables and the purge when a reader goes). The DB is closed
-// and reopened between phases of the load, whatever it is doing, and must
-// come back with the last round. At the end, no table outlives the
-// Versions that listed it.
+// and reopened between phases of the load, whatever it is doing. At the
+// end, no table outlives the Versions that listed it.
 //
 // CASCADEDB_STRESS_ROUNDS sets the number of rounds (default 150) for a
 // longer run by hand; CASCADEDB_TEST_SEED replays a seed.
@@ -21,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -326,13 +332,14 @@ class DBStressTest : public testing::Test {
         ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
         std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
         ASSERT_EQ(last, CheckScan(it.get())) << "after reopening";
+        CheckOthers();
       }
     }
     std::printf(
         "%d rounds in %d phases; readers: %d scans, %d snapshot reads, %d "
-        "seek runs, %d held iterators\n",
+        "seek runs, %d held iterators; %zu other keys, %d writes refused\n",
         rounds, kPhases, checks_[0].load(), checks_[1].load(),
-        checks_[2].load(), checks_[3].load());
+        checks_[2].load(), checks_[3].load(), others_.size(), refused_);
 
     ASSERT_OK(db_->WaitForCompact());
     std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
@@ -344,6 +351,7 @@ class DBStressTest : public testing::Test {
     ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
     it.reset(db_->NewIterator(ReadOptions()));
     EXPECT_EQ(rounds, CheckScan(it.get()));
+    CheckOthers();
   }
 
   // Rounds first..last under the load of the other threads.
@@ -362,7 +370,20 @@ class DBStressTest : public testing::Test {
       while (!done.load(std::memory_order_acquire) && !HasFailure()) {
         char key[32];
         std::snprintf(key, sizeof(key), "other%08u", rnd.Uniform(100000));
-        EXPECT_OK(db_->Put(WriteOptions(), key, std::to_string(n++)));
+        // Some synced, some refusing to wait out a stall: group commits
+        // mix them with the rounds.
+        WriteOptions wo;
+        wo.sync = rnd.OneIn(50);
+        wo.no_slowdown = rnd.OneIn(10);
+        const std::string value = std::to_string(n++);
+        Status s = db_->Put(wo, key, value);
+        if (s.ok()) {
+          others_[key] = value;
+        } else if (wo.no_slowdown && s.IsIncomplete()) {
+          ++refused_;
+        } else {
+          ADD_FAILURE() << key << ": " << s.ToString();
+        }
         if (n % 8 == 0) {
           std::this_thread::sleep_for(std::chrono::microseconds(100));
         }
@@ -439,9 +460,32 @@ class DBStressTest : public testing::Test {
     EXPECT_EQ(live, on_disk) << "tables left on disk that no Version lists";
   }
 
+  // The other writer's keys and the last value each was acknowledged with
+  // (a write refused as Incomplete must not have happened). Written by
+  // that thread during a phase, read between phases.
+  void CheckOthers() {
+    std::string value;
+    for (const auto& kv : others_) {
+      ASSERT_OK(db_->Get(ReadOptions(), kv.first, &value)) << kv.first;
+      ASSERT_EQ(kv.second, value) << kv.first;
+    }
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    size_t n = 0;
+    for (it->Seek("other"); it->Valid() && it->key().starts_with("other");
+         it->Next()) {
+      ASSERT_EQ(1u, others_.count(it->key().ToString()))
+          << it->key().ToString() << " was never acknowledged";
+      ++n;
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(others_.size(), n);
+  }
+
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
+  std::map<std::string, std::string> others_;
+  int refused_ = 0;  // the other writer's no_slowdown writes refused
   std::atomic<int> checks_[4] = {};  // reader checks run, by kind
 };
 
