@@ -24,6 +24,7 @@
 #include "cascadedb/db.h"
 #include "cascadedb/env.h"
 #include "db/filename.h"
+#include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
 #include "util/fault_injection_env.h"
 
@@ -241,6 +242,78 @@ TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
     EXPECT_EQ("synced", Get("s" + std::to_string(i))) << i;
     // Everything before a synced write is durable too (WAL order).
     EXPECT_EQ(std::string(300, 'u'), Get("u" + std::to_string(i)));
+  }
+  db_.reset();
+}
+
+// Holds every table file's creation until Release: flushes cannot finish.
+class HeldFlushEnv : public test::WritableFileHookEnv {
+ public:
+  explicit HeldFlushEnv(Env* target) : WritableFileHookEnv(target) {}
+
+  void Release() {
+    std::lock_guard<std::mutex> l(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+  bool holding() {
+    std::lock_guard<std::mutex> l(mu_);
+    return holding_;
+  }
+
+ private:
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* /*result*/) override {
+    if (test::EndsWith(fname, ".sst")) {
+      std::unique_lock<std::mutex> l(mu_);
+      holding_ = true;
+      cv_.wait(l, [this] { return released_; });
+    }
+    return s;
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool released_ = false;
+  bool holding_ = false;
+};
+
+// The older WAL of a memtable that is not flushed yet holds the only copy
+// of its writes: a synced write to the newer WAL must sync it too before
+// it is acknowledged, or a power loss takes them.
+TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
+  FaultInjectionEnv fault(Env::Default());
+  HeldFlushEnv env(&fault);
+  options_.env = &env;
+  options_.write_buffer_size = 64 << 10;
+  options_.disable_auto_compactions = true;
+  ASSERT_OK(TryOpen());
+  // Up to one memtable switch (a second WAL): that memtable's flush is
+  // held, and the writes stop short of filling the next one.
+  int n = 0;
+  for (; n < 400 && Files(".log").size() < 2; ++n) {
+    ASSERT_OK(db_->Put(WriteOptions(), "u" + std::to_string(n),
+                       std::string(300, 'u')));
+  }
+  ASSERT_EQ(2u, Files(".log").size());
+  for (int i = 0; i < 1000 && !env.holding(); ++i) {
+    Env::Default()->SleepForMicroseconds(10000);
+  }
+  ASSERT_TRUE(env.holding()) << "no flush started";
+  WriteOptions sync;
+  sync.sync = true;
+  ASSERT_OK(db_->Put(sync, "s", "synced"));
+  // Power loss while the flush is still held.
+  fault.SetFilesystemActive(false);
+  env.Release();
+  db_.reset();
+  ASSERT_OK(fault.DropUnsyncedData());
+  fault.ClearFaults();
+  ASSERT_OK(TryOpen());
+  EXPECT_EQ("synced", Get("s"));
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(std::string(300, 'u'), Get("u" + std::to_string(i))) << i;
   }
   db_.reset();
 }
