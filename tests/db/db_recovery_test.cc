@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -83,6 +84,18 @@ class DBRecoveryTest : public testing::Test {
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
+};
+
+// Closes *db when it goes out of scope, after running before (if set):
+// declared after a test's own Env, it closes the DB before that Env is
+// destroyed, even when an assertion returns early.
+struct CloseFirst {
+  std::unique_ptr<DB>* db;
+  std::function<void()> before;
+  ~CloseFirst() {
+    if (before) before();
+    db->reset();
+  }
 };
 
 TEST_F(DBRecoveryTest, TornWalTailToleratedByDefaultOnly) {
@@ -220,6 +233,7 @@ TEST_F(DBRecoveryTest, BadCurrentFileIsCorruption) {
 
 TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
   FaultInjectionEnv env(Env::Default());
+  CloseFirst close_first{&db_, nullptr};
   options_.env = &env;
   options_.write_buffer_size = 32 << 10;  // several WAL switches
   ASSERT_OK(TryOpen());
@@ -244,6 +258,31 @@ TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
     EXPECT_EQ(std::string(300, 'u'), Get("u" + std::to_string(i)));
   }
   db_.reset();
+}
+
+// Flush's data is durable when it returns: the table, its directory entry
+// and the MANIFEST edit that names it, with nothing synced after.
+TEST_F(DBRecoveryTest, FlushedDataSurvivesPowerLoss) {
+  FaultInjectionEnv env(Env::Default());
+  // The DB goes before env, even on failure.
+  CloseFirst close_first{&db_, nullptr};
+  options_.env = &env;
+  ASSERT_OK(TryOpen());
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), "k" + std::to_string(i),
+                         "v" + std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  env.SetFilesystemActive(false);
+  db_.reset();
+  ASSERT_OK(env.DropUnsyncedData());
+  env.ClearFaults();
+  ASSERT_OK(TryOpen());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ("v2", Get("k" + std::to_string(i))) << i;
+  }
 }
 
 // Holds every table file's creation until Release: flushes cannot finish.
@@ -285,6 +324,9 @@ class HeldFlushEnv : public test::WritableFileHookEnv {
 TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
   FaultInjectionEnv fault(Env::Default());
   HeldFlushEnv env(&fault);
+  // Even on failure: the held flush is let go, then the DB goes before
+  // the Envs.
+  CloseFirst close_first{&db_, [&env] { env.Release(); }};
   options_.env = &env;
   options_.write_buffer_size = 64 << 10;
   options_.disable_auto_compactions = true;
@@ -315,7 +357,6 @@ TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
   for (int i = 0; i < n; ++i) {
     ASSERT_EQ(std::string(300, 'u'), Get("u" + std::to_string(i))) << i;
   }
-  db_.reset();
 }
 
 // A process killed with SIGKILL mid-write loses no acknowledged write, with
@@ -570,6 +611,7 @@ TEST_F(DBRecoveryTest, AcknowledgedWritesSurviveAKilledProcess) {
 
 TEST_F(DBRecoveryTest, FailedWalWriteStopsWrites) {
   FaultInjectionEnv env(Env::Default());
+  CloseFirst close_first{&db_, nullptr};
   options_.env = &env;
   options_.writable_file_max_buffer_size = 0;  // every append is a write
   ASSERT_OK(TryOpen());
