@@ -1262,7 +1262,8 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
           start, bytes, paced ? FlushPaceProgress(start) : FlushProgress());
       if (delay > 0) {
         // In slices, so that a long delay ends once writes are no longer
-        // delayed (WriteController::kDelayCheckMicros).
+        // delayed for the reason it was owed to
+        // (WriteController::kDelayCheckMicros).
         uint64_t slept = 0;
         do {
           mutex_.Unlock();
@@ -1271,7 +1272,9 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
           mutex_.Lock();
           slept = env_->NowMicros() - start;
         } while (slept < delay &&
-                 write_controller_.state() == WriteState::kDelayed);
+                 write_controller_.state() == WriteState::kDelayed &&
+                 write_controller_.cause() == cause &&
+                 write_controller_.paced() == paced);
         // What the writer waited, not what it asked for: on a busy machine
         // a short sleep can end well after its time.
         RecordStall(cause, /*stopped=*/false, slept);

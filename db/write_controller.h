@@ -130,10 +130,12 @@ class WriteController {
   // paying a wake-up, and keeps longer ones from ending 50 us late.
   static constexpr uint64_t kMinDelayMicros = 10;
   // A delay longer than this is slept in slices of it, and ends early once
-  // writes are no longer delayed: a debt owed at a rate adapted down to
-  // kMinDelayedWriteRate can be seconds long (a 512 KiB batch owes 32 s),
-  // while the compaction that clears the slowdown may end milliseconds
-  // later. RocksDB's delayed writes check every millisecond, too.
+  // writes are no longer delayed for the cause it was owed to (the state
+  // left DELAYED, or the cause or pacing changed). A debt owed at a rate
+  // adapted down to kMinDelayedWriteRate can be seconds long (a 512 KiB
+  // batch owes 32 s), while the compaction that clears the slowdown may
+  // end milliseconds later. RocksDB's delayed writes check every
+  // millisecond, too.
   static constexpr uint64_t kDelayCheckMicros = 1000;
   // Unused credit is capped at this much time at the current rate, so a
   // pause does not let a large burst through at full speed afterwards.

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -342,17 +343,29 @@ TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {
   CheckAllPresent(1500, value);
 }
 
-// Holds the third table file created (the first compaction's output, after
-// two flushes) until Release: the compaction that clears L0 runs only
-// when the test says.
+// Holds the creation of chosen table files (counted from 1 in creation
+// order) until Release(n): after two flushes, the 3rd is the first
+// compaction's output. A test's flushes and compactions run only when it
+// says.
 class GatedTableEnv : public test::WritableFileHookEnv {
  public:
-  GatedTableEnv() : WritableFileHookEnv(Env::Default()) {}
+  explicit GatedTableEnv(std::set<int> held)
+      : WritableFileHookEnv(Env::Default()), held_(std::move(held)) {}
 
-  void Release() {
+  void Release(int n) {
     std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
+    held_.erase(n);
     cv_.notify_all();
+  }
+  void ReleaseAll() {
+    std::lock_guard<std::mutex> l(mu_);
+    held_.clear();
+    cv_.notify_all();
+  }
+  // True while table n's creation waits at the gate.
+  bool Holding(int n) {
+    std::lock_guard<std::mutex> l(mu_);
+    return waiting_.count(n) > 0;
   }
 
  private:
@@ -361,22 +374,39 @@ class GatedTableEnv : public test::WritableFileHookEnv {
                         std::unique_ptr<WritableFile>* /*result*/) override {
     if (test::EndsWith(fname, ".sst")) {
       std::unique_lock<std::mutex> l(mu_);
-      if (++tables_ == 3) cv_.wait(l, [this] { return released_; });
+      const int n = ++tables_;
+      waiting_.insert(n);
+      cv_.wait(l, [this, n] { return held_.count(n) == 0; });
+      waiting_.erase(n);
     }
     return s;
   }
 
   std::mutex mu_;
   std::condition_variable cv_;
+  std::set<int> held_;
+  std::set<int> waiting_;
   int tables_ = 0;
-  bool released_ = false;
+};
+
+// Lets every held table go, then closes the DB, before the Env goes: also
+// when an assertion returns early (a held flush or compaction would keep
+// Close waiting).
+struct ReleaseAndClose {
+  GatedTableEnv* env;
+  std::unique_ptr<DB>* db;
+  ~ReleaseAndClose() {
+    env->ReleaseAll();
+    db->reset();
+  }
 };
 
 // A delay is owed at the rate of the moment, which can be 16 KiB/s: a
 // large batch then owes tens of seconds. Once the slowdown clears, the
 // writer must not sleep the rest of it.
 TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
-  GatedTableEnv env;
+  GatedTableEnv env({3});
+  ReleaseAndClose cleanup{&env, &db_};
   options_.env = &env;
   options_.level0_slowdown_writes_trigger = 2;
   options_.level0_stop_writes_trigger = 100;
@@ -398,7 +428,7 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
   });
   Env::Default()->SleepForMicroseconds(100000);
   EXPECT_FALSE(done.load()) << "the write was not delayed";
-  env.Release();
+  env.Release(3);
   // Generous: the point is seconds of sleep after the stall, not
   // milliseconds.
   for (int i = 0; i < 500 && !done.load(); ++i) {
@@ -413,7 +443,56 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
   auto m = StallStats();
   EXPECT_EQ(1u, std::stoull(m["writes-delayed"]));
   EXPECT_LT(std::stoull(m["l0_slowdown.stall-micros"]), 10000000u);
-  db_.reset();  // before env
+}
+
+// The same, when the slowdown gives way to another delay: a flush is
+// running when the compaction ends, so writes stay delayed, now paced to
+// the flush. The slowdown's debt must not be slept on under the new cause.
+TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
+  GatedTableEnv env({3, 4});  // the compaction's output, the third flush's
+  ReleaseAndClose cleanup{&env, &db_};
+  options_.env = &env;
+  options_.level0_slowdown_writes_trigger = 2;
+  options_.level0_stop_writes_trigger = 100;
+  options_.delayed_write_rate = 16 << 10;
+  options_.flush_in_compaction = FlushInCompaction::kNever;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  for (int i = 0; i < 2; ++i) {  // overlapping: no trivial move
+    ASSERT_OK(db_->Put(WriteOptions(), Key(0), "v"));
+    ASSERT_OK(db_->Put(WriteOptions(), Key(1), "v"));
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  // A third flush, held at its table.
+  ASSERT_OK(db_->Put(WriteOptions(), Key(2), "v"));
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  ASSERT_OK(db_->Flush(no_wait));
+  for (int i = 0; i < 1000 && !(env.Holding(3) && env.Holding(4)); ++i) {
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  ASSERT_TRUE(env.Holding(3) && env.Holding(4));
+  ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
+  const std::string big(512 << 10, 'b');  // owes 32 s at 16 KiB/s
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    ASSERT_OK(db_->Put(WriteOptions(), "big", big));
+    done = true;
+  });
+  Env::Default()->SleepForMicroseconds(100000);
+  EXPECT_FALSE(done.load()) << "the write was not delayed";
+  env.Release(3);  // the compaction ends; the flush still runs
+  for (int i = 0; i < 500 && StallStats()["cause"] == "l0_slowdown"; ++i) {
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  EXPECT_EQ("memtable_limit", StallStats()["cause"]);
+  for (int i = 0; i < 500 && !done.load(); ++i) {
+    Env::Default()->SleepForMicroseconds(10000);
+  }
+  EXPECT_TRUE(done.load()) << "the writer slept on after its cause gave way";
+  env.ReleaseAll();
+  writer.join();
+  auto m = StallStats();
+  EXPECT_LT(std::stoull(m["l0_slowdown.stall-micros"]), 10000000u);
 }
 
 }  // namespace
