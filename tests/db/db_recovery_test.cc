@@ -15,7 +15,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -84,18 +83,6 @@ class DBRecoveryTest : public testing::Test {
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
-};
-
-// Closes *db when it goes out of scope, after running before (if set):
-// declared after a test's own Env, it closes the DB before that Env is
-// destroyed, even when an assertion returns early.
-struct CloseFirst {
-  std::unique_ptr<DB>* db;
-  std::function<void()> before;
-  ~CloseFirst() {
-    if (before) before();
-    db->reset();
-  }
 };
 
 TEST_F(DBRecoveryTest, TornWalTailToleratedByDefaultOnly) {
@@ -233,7 +220,7 @@ TEST_F(DBRecoveryTest, BadCurrentFileIsCorruption) {
 
 TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
   FaultInjectionEnv env(Env::Default());
-  CloseFirst close_first{&db_, nullptr};
+  test::CloseDBFirst close_first{&db_, nullptr};
   options_.env = &env;
   options_.write_buffer_size = 32 << 10;  // several WAL switches
   ASSERT_OK(TryOpen());
@@ -265,7 +252,7 @@ TEST_F(DBRecoveryTest, SyncedWritesSurvivePowerLoss) {
 TEST_F(DBRecoveryTest, FlushedDataSurvivesPowerLoss) {
   FaultInjectionEnv env(Env::Default());
   // The DB goes before env, even on failure.
-  CloseFirst close_first{&db_, nullptr};
+  test::CloseDBFirst close_first{&db_, nullptr};
   options_.env = &env;
   ASSERT_OK(TryOpen());
   for (int round = 0; round < 3; ++round) {
@@ -285,48 +272,15 @@ TEST_F(DBRecoveryTest, FlushedDataSurvivesPowerLoss) {
   }
 }
 
-// Holds every table file's creation until Release: flushes cannot finish.
-class HeldFlushEnv : public test::WritableFileHookEnv {
- public:
-  explicit HeldFlushEnv(Env* target) : WritableFileHookEnv(target) {}
-
-  void Release() {
-    std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-  bool holding() {
-    std::lock_guard<std::mutex> l(mu_);
-    return holding_;
-  }
-
- private:
-  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
-                        const Status& s,
-                        std::unique_ptr<WritableFile>* /*result*/) override {
-    if (test::EndsWith(fname, ".sst")) {
-      std::unique_lock<std::mutex> l(mu_);
-      holding_ = true;
-      cv_.wait(l, [this] { return released_; });
-    }
-    return s;
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool released_ = false;
-  bool holding_ = false;
-};
-
 // The older WAL of a memtable that is not flushed yet holds the only copy
 // of its writes: a synced write to the newer WAL must sync it too before
 // it is acknowledged, or a power loss takes them.
 TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
   FaultInjectionEnv fault(Env::Default());
-  HeldFlushEnv env(&fault);
+  test::TableGateEnv env(&fault, {1});  // the first flush's table
   // Even on failure: the held flush is let go, then the DB goes before
   // the Envs.
-  CloseFirst close_first{&db_, [&env] { env.Release(); }};
+  test::CloseDBFirst close_first{&db_, [&env] { env.ReleaseAll(); }};
   options_.env = &env;
   options_.write_buffer_size = 64 << 10;
   options_.disable_auto_compactions = true;
@@ -339,16 +293,16 @@ TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
                        std::string(300, 'u')));
   }
   ASSERT_EQ(2u, Files(".log").size());
-  for (int i = 0; i < 1000 && !env.holding(); ++i) {
+  for (int i = 0; i < 1000 && !env.Holding(1); ++i) {
     Env::Default()->SleepForMicroseconds(10000);
   }
-  ASSERT_TRUE(env.holding()) << "no flush started";
+  ASSERT_TRUE(env.Holding(1)) << "no flush started";
   WriteOptions sync;
   sync.sync = true;
   ASSERT_OK(db_->Put(sync, "s", "synced"));
   // Power loss while the flush is still held.
   fault.SetFilesystemActive(false);
-  env.Release();
+  env.ReleaseAll();
   db_.reset();
   ASSERT_OK(fault.DropUnsyncedData());
   fault.ClearFaults();
@@ -611,7 +565,7 @@ TEST_F(DBRecoveryTest, AcknowledgedWritesSurviveAKilledProcess) {
 
 TEST_F(DBRecoveryTest, FailedWalWriteStopsWrites) {
   FaultInjectionEnv env(Env::Default());
-  CloseFirst close_first{&db_, nullptr};
+  test::CloseDBFirst close_first{&db_, nullptr};
   options_.env = &env;
   options_.writable_file_max_buffer_size = 0;  // every append is a write
   ASSERT_OK(TryOpen());

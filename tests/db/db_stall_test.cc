@@ -8,11 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -81,6 +79,36 @@ class DBStallTest : public testing::Test {
       std::string got;
       ASSERT_OK(db_->Get(ReadOptions(), Key(i), &got)) << i;
       ASSERT_EQ(value, got);
+    }
+  }
+
+  // Two L0 tables that overlap, so no trivial move can take them down.
+  void FlushTwoOverlappingTables() {
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(0), "v"));
+      ASSERT_OK(db_->Put(WriteOptions(), Key(1), "v"));
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+  }
+
+  // Puts value under "big" on a thread of its own, which sets *done when
+  // the Put returns, and checks 100 ms later that it is still delayed.
+  std::thread StartDelayedPut(const std::string& value,
+                              std::atomic<bool>* done) {
+    std::thread writer([this, &value, done] {
+      ASSERT_OK(db_->Put(WriteOptions(), "big", value));
+      *done = true;
+    });
+    Env::Default()->SleepForMicroseconds(100000);
+    EXPECT_FALSE(done->load()) << "the write was not delayed";
+    return writer;
+  }
+
+  // Waits up to 5 s for done. Generous: the delays these tests catch are
+  // seconds of sleep after a stall, not milliseconds.
+  static void WaitUntilDone(const std::atomic<bool>& done) {
+    for (int i = 0; i < 500 && !done.load(); ++i) {
+      Env::Default()->SleepForMicroseconds(10000);
     }
   }
 
@@ -343,97 +371,26 @@ TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {
   CheckAllPresent(1500, value);
 }
 
-// Holds the creation of chosen table files (counted from 1 in creation
-// order) until Release(n): after two flushes, the 3rd is the first
-// compaction's output. A test's flushes and compactions run only when it
-// says.
-class GatedTableEnv : public test::WritableFileHookEnv {
- public:
-  explicit GatedTableEnv(std::set<int> held)
-      : WritableFileHookEnv(Env::Default()), held_(std::move(held)) {}
-
-  void Release(int n) {
-    std::lock_guard<std::mutex> l(mu_);
-    held_.erase(n);
-    cv_.notify_all();
-  }
-  void ReleaseAll() {
-    std::lock_guard<std::mutex> l(mu_);
-    held_.clear();
-    cv_.notify_all();
-  }
-  // True while table n's creation waits at the gate.
-  bool Holding(int n) {
-    std::lock_guard<std::mutex> l(mu_);
-    return waiting_.count(n) > 0;
-  }
-
- private:
-  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
-                        const Status& s,
-                        std::unique_ptr<WritableFile>* /*result*/) override {
-    if (test::EndsWith(fname, ".sst")) {
-      std::unique_lock<std::mutex> l(mu_);
-      const int n = ++tables_;
-      waiting_.insert(n);
-      cv_.wait(l, [this, n] { return held_.count(n) == 0; });
-      waiting_.erase(n);
-    }
-    return s;
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::set<int> held_;
-  std::set<int> waiting_;
-  int tables_ = 0;
-};
-
-// Lets every held table go, then closes the DB, before the Env goes: also
-// when an assertion returns early (a held flush or compaction would keep
-// Close waiting).
-struct ReleaseAndClose {
-  GatedTableEnv* env;
-  std::unique_ptr<DB>* db;
-  ~ReleaseAndClose() {
-    env->ReleaseAll();
-    db->reset();
-  }
-};
-
 // A delay is owed at the rate of the moment, which can be 16 KiB/s: a
 // large batch then owes tens of seconds. Once the slowdown clears, the
 // writer must not sleep the rest of it.
 TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
-  GatedTableEnv env({3});
-  ReleaseAndClose cleanup{&env, &db_};
+  test::TableGateEnv env(Env::Default(), {3});
+  test::CloseDBFirst cleanup{&db_, [&env] { env.ReleaseAll(); }};
   options_.env = &env;
   options_.level0_slowdown_writes_trigger = 2;
   options_.level0_stop_writes_trigger = 100;
   options_.delayed_write_rate = 16 << 10;  // the floor of the adapted rate
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
-  for (int i = 0; i < 2; ++i) {  // overlapping: no trivial move
-    ASSERT_OK(db_->Put(WriteOptions(), Key(0), "v"));
-    ASSERT_OK(db_->Put(WriteOptions(), Key(1), "v"));
-    ASSERT_OK(db_->Flush(FlushOptions()));
-  }
+  ASSERT_NO_FATAL_FAILURE(FlushTwoOverlappingTables());
   // The compaction of the two L0 files waits at the gate.
   ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
   // 512 KiB at 16 KiB/s: a delay of 32 s.
   const std::string big(512 << 10, 'b');
   std::atomic<bool> done{false};
-  std::thread writer([&] {
-    ASSERT_OK(db_->Put(WriteOptions(), "big", big));
-    done = true;
-  });
-  Env::Default()->SleepForMicroseconds(100000);
-  EXPECT_FALSE(done.load()) << "the write was not delayed";
+  std::thread writer = StartDelayedPut(big, &done);
   env.Release(3);
-  // Generous: the point is seconds of sleep after the stall, not
-  // milliseconds.
-  for (int i = 0; i < 500 && !done.load(); ++i) {
-    Env::Default()->SleepForMicroseconds(10000);
-  }
+  WaitUntilDone(done);
   EXPECT_TRUE(done.load()) << "the writer slept on after the slowdown cleared";
   writer.join();
   EXPECT_EQ("none", StallStats()["cause"]);
@@ -449,19 +406,16 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenTheSlowdownClears) {
 // running when the compaction ends, so writes stay delayed, now paced to
 // the flush. The slowdown's debt must not be slept on under the new cause.
 TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
-  GatedTableEnv env({3, 4});  // the compaction's output, the third flush's
-  ReleaseAndClose cleanup{&env, &db_};
+  // The compaction's output, the third flush's.
+  test::TableGateEnv env(Env::Default(), {3, 4});
+  test::CloseDBFirst cleanup{&db_, [&env] { env.ReleaseAll(); }};
   options_.env = &env;
   options_.level0_slowdown_writes_trigger = 2;
   options_.level0_stop_writes_trigger = 100;
   options_.delayed_write_rate = 16 << 10;
   options_.flush_in_compaction = FlushInCompaction::kNever;
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
-  for (int i = 0; i < 2; ++i) {  // overlapping: no trivial move
-    ASSERT_OK(db_->Put(WriteOptions(), Key(0), "v"));
-    ASSERT_OK(db_->Put(WriteOptions(), Key(1), "v"));
-    ASSERT_OK(db_->Flush(FlushOptions()));
-  }
+  ASSERT_NO_FATAL_FAILURE(FlushTwoOverlappingTables());
   // A third flush, held at its table.
   ASSERT_OK(db_->Put(WriteOptions(), Key(2), "v"));
   FlushOptions no_wait;
@@ -472,22 +426,16 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
   }
   ASSERT_TRUE(env.Holding(3) && env.Holding(4));
   ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
-  const std::string big(512 << 10, 'b');  // owes 32 s at 16 KiB/s
+  // 512 KiB at 16 KiB/s: a delay of 32 s.
+  const std::string big(512 << 10, 'b');
   std::atomic<bool> done{false};
-  std::thread writer([&] {
-    ASSERT_OK(db_->Put(WriteOptions(), "big", big));
-    done = true;
-  });
-  Env::Default()->SleepForMicroseconds(100000);
-  EXPECT_FALSE(done.load()) << "the write was not delayed";
+  std::thread writer = StartDelayedPut(big, &done);
   env.Release(3);  // the compaction ends; the flush still runs
   for (int i = 0; i < 500 && StallStats()["cause"] == "l0_slowdown"; ++i) {
     Env::Default()->SleepForMicroseconds(1000);
   }
   EXPECT_EQ("memtable_limit", StallStats()["cause"]);
-  for (int i = 0; i < 500 && !done.load(); ++i) {
-    Env::Default()->SleepForMicroseconds(10000);
-  }
+  WaitUntilDone(done);
   EXPECT_TRUE(done.load()) << "the writer slept on after its cause gave way";
   env.ReleaseAll();
   writer.join();

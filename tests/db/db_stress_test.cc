@@ -211,6 +211,19 @@ class DBStressTest : public testing::Test {
     EXPECT_EQ(Value(round, j), it->value().ToString());
   }
 
+  // A Get of Key(i) with ro against round: its value, or NotFound.
+  void CheckGet(const ReadOptions& ro, int round, int i) {
+    std::string value;
+    Status s = db_->Get(ro, Key(i), &value);
+    if (Present(round, i)) {
+      ASSERT_OK(s) << "round " << round << " " << Key(i);
+      ASSERT_EQ(Value(round, i), value);
+    } else {
+      ASSERT_TRUE(s.IsNotFound())
+          << "round " << round << " " << Key(i) << ": " << s.ToString();
+    }
+  }
+
   // Gets of a few keys under one snapshot, all against its round.
   void CheckSnapshotGets(Random* rnd, const std::atomic<int>* written,
                          const std::atomic<bool>* done) {
@@ -226,28 +239,15 @@ class DBStressTest : public testing::Test {
     const int round = ParseRound(value);
     ASSERT_GE(round, 0) << value;
     for (int n = 0; n < 20; ++n) {
-      const int i = static_cast<int>(rnd->Uniform(kKeys));
-      Status s = db_->Get(ro, Key(i), &value);
-      if (Present(round, i)) {
-        ASSERT_OK(s) << "round " << round << " " << Key(i);
-        ASSERT_EQ(Value(round, i), value);
-      } else {
-        ASSERT_TRUE(s.IsNotFound())
-            << "round " << round << " " << Key(i) << ": " << s.ToString();
-      }
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(ro, round, static_cast<int>(rnd->Uniform(kKeys))));
     }
     if (rnd->OneIn(3)) {
       // Rounds later, through the compactions meanwhile (which must keep
       // what the snapshot sees), the same Gets and a scan at the snapshot.
       WaitForRounds(3, written, done);
       for (int i = 0; i < kKeys; i += 7) {
-        Status s = db_->Get(ro, Key(i), &value);
-        if (Present(round, i)) {
-          ASSERT_OK(s) << "round " << round << " " << Key(i);
-          ASSERT_EQ(Value(round, i), value);
-        } else {
-          ASSERT_TRUE(s.IsNotFound()) << "round " << round << " " << Key(i);
-        }
+        ASSERT_NO_FATAL_FAILURE(CheckGet(ro, round, i));
       }
       std::unique_ptr<Iterator> it(db_->NewIterator(ro));
       EXPECT_EQ(round, CheckScan(it.get(), /*reverse=*/rnd->OneIn(2)));

@@ -2,16 +2,22 @@
 //
 // Envs for tests that watch the files a DB writes and reads: new files and
 // recycled WALs reach one hook (wrap them with util/writable_file_wrapper.h),
-// and table opens and closes are counted.
+// table creations can be held at a gate, and table opens and closes are
+// counted. CloseDBFirst closes a test's DB before such an Env goes.
 
 #ifndef CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 #define CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 
+#include "cascadedb/db.h"
 #include "cascadedb/env.h"
 #include "cascadedb/status.h"
 #include "tests/testutil/test_util.h"
@@ -49,6 +55,65 @@ class WritableFileHookEnv : public EnvWrapper {
   virtual Status OnWritableFile(const std::string& fname,
                                 const EnvOptions& options, const Status& s,
                                 std::unique_ptr<WritableFile>* result) = 0;
+};
+
+// Holds the creation of chosen table files (".sst", counted from 1 in
+// creation order) until they are released: after two flushes the 3rd is
+// the first compaction's output. A test's flushes and compactions then run
+// only when it says. Tables not in held pass at once.
+class TableGateEnv : public WritableFileHookEnv {
+ public:
+  TableGateEnv(Env* target, std::set<int> held)
+      : WritableFileHookEnv(target), held_(std::move(held)) {}
+
+  void Release(int n) {
+    std::lock_guard<std::mutex> l(mu_);
+    held_.erase(n);
+    cv_.notify_all();
+  }
+  void ReleaseAll() {
+    std::lock_guard<std::mutex> l(mu_);
+    held_.clear();
+    cv_.notify_all();
+  }
+  // True while table n's creation waits at the gate.
+  bool Holding(int n) {
+    std::lock_guard<std::mutex> l(mu_);
+    return waiting_.count(n) > 0;
+  }
+
+ private:
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* /*result*/) override {
+    if (EndsWith(fname, ".sst")) {
+      std::unique_lock<std::mutex> l(mu_);
+      const int n = ++tables_;
+      waiting_.insert(n);
+      cv_.wait(l, [this, n] { return held_.count(n) == 0; });
+      waiting_.erase(n);
+    }
+    return s;
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::set<int> held_;
+  std::set<int> waiting_;
+  int tables_ = 0;
+};
+
+// Runs before (if set), then closes *db, when it goes out of scope.
+// Declared after a test's own Env, it closes the DB before that Env is
+// destroyed, also when an assertion returns early; before can open a
+// TableGateEnv's gates, which would otherwise keep Close waiting.
+struct CloseDBFirst {
+  std::unique_ptr<DB>* db;
+  std::function<void()> before;
+  ~CloseDBFirst() {
+    if (before) before();
+    db->reset();
+  }
 };
 
 // Counts the tables (".sst" files) opened for reading through it, on
