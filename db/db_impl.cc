@@ -2142,18 +2142,11 @@ Status DBImpl::CompactRangeImpl(const CompactRangeOptions& /*options*/,
 
   MutexLock l(&mutex_);
   ++manual_compactions_;
-  // The deepest level holding data in the range; L0 always goes to L1
-  // at least.
-  int max_level = 1;
-  {
-    Version* v = versions_->current();
-    for (int level = 1; level < v->num_levels(); ++level) {
-      std::vector<FileMetaData*> files;
-      v->GetOverlappingInputs(level, b, e, &files);
-      if (!files.empty()) max_level = level;
-    }
-  }
-  for (int level = 0; level < max_level && s.ok(); ++level) {
+  // Down to the deepest level holding data in the range, looked up again
+  // at each level: an automatic compaction running meanwhile may have
+  // moved the range's data deeper than it was at the start.
+  for (int level = 0; s.ok() && level < DeepestLevelOverlapping(b, e);
+       ++level) {
     for (;;) {
       if (!bg_error_.ok()) {
         s = bg_error_;
@@ -2182,6 +2175,19 @@ Status DBImpl::CompactRangeImpl(const CompactRangeOptions& /*options*/,
   MaybeScheduleCompaction();
   bg_cv_.SignalAll();
   return s;
+}
+
+int DBImpl::DeepestLevelOverlapping(const InternalKey* b,
+                                    const InternalKey* e) {
+  mutex_.AssertHeld();
+  Version* v = versions_->current();
+  int deepest = 1;  // L0 always goes to L1 at least
+  for (int level = 1; level < v->num_levels(); ++level) {
+    std::vector<FileMetaData*> files;
+    v->GetOverlappingInputs(level, b, e, &files);
+    if (!files.empty()) deepest = level;
+  }
+  return deepest;
 }
 
 Status DBImpl::GetApproximateSizes(const Range* ranges, int n,

@@ -205,6 +205,10 @@ class DBImpl : public DB, private ReadSampler {
   Status CompactRangeImpl(const CompactRangeOptions& options,
                           const Slice* begin, const Slice* end)
       EXCLUDES(mutex_);
+  // The deepest level (at least 1) holding files that overlap [b, e]
+  // (nullptr = unbounded) in the current Version.
+  int DeepestLevelOverlapping(const InternalKey* b, const InternalKey* e)
+      REQUIRES(mutex_);
 
   // ---- background work
   void MaybeScheduleFlush() REQUIRES(mutex_);
