@@ -171,6 +171,7 @@ Status CompactionJob::FinishOutput() {
   Status s = writer_->FinishUnsynced(&meta, &file);
   if (!s.ok()) return s;
   stats_.bytes_written += meta.file_size;
+  if (writer_->reused_file()) ++stats_.recycled_outputs;
   outputs_.push_back(meta);
   unsynced_.push_back(std::move(file));
   if (unsynced_.size() > kMaxUnsyncedOutputs) s = SyncOldestOutput();
@@ -248,6 +249,7 @@ Status CompactionJob::Run() {
   filter_ = std::make_unique<ObsoleteEntryFilter>(ucmp_, snapshots_);
   writer_ = std::make_unique<TableFileWriter>(env_, env_options_, rate_limiter_,
                                               priority);
+  writer_->SetRecycler(recycler_);
   cut_requested_ = false;
   const InternalKeyComparator* icmp = versions_->icmp();
   Status s;

@@ -36,6 +36,7 @@ namespace cascadedb {
 
 class Iterator;
 class ObsoleteEntryFilter;
+class TableFileRecycler;
 class TableFileWriter;
 class VersionSet;
 
@@ -52,6 +53,8 @@ struct CompactionJobStats {
   // bytes (CompactionJob::TryCopyBlock).
   uint64_t copied_blocks = 0;
   uint64_t copied_bytes = 0;
+  // Outputs written over recycled table files (SetRecycler).
+  uint64_t recycled_outputs = 0;
   int input_files_input_level = 0;
   int input_files_output_level = 0;
 };
@@ -86,6 +89,10 @@ class CompactionJob {
   // are written out whole, without being decoded and encoded again
   // (Options::compaction_copy_blocks). Default: true.
   void SetCopyBlocks(bool copy_blocks) { copy_blocks_ = copy_blocks; }
+
+  // Outputs are created through recycler (borrowed; may be null, the
+  // default: fresh files). See TableFileRecycler.
+  void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
 
   // Merges the inputs into outputs(). On error every output written is
   // deleted and outputs() is empty.
@@ -143,6 +150,7 @@ class CompactionJob {
   const std::atomic<bool>* pause_requested_ = nullptr;
   std::function<void()> serve_pause_;
   bool copy_blocks_ = true;
+  TableFileRecycler* recycler_ = nullptr;
   uint64_t paused_micros_ = 0;
   uint64_t paused_cpu_nanos_ = 0;
   // The merge's state while Run runs.

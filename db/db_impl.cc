@@ -142,6 +142,10 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       write_controller_(options, options.env),
       internal_stats_(options.num_levels, options.env),
       stats_cv_(&stats_mu_) {
+  if (!read_only_ && options_.recycle_table_file_num > 0) {
+    table_recycler_ = std::make_unique<TableFileRecycler>(
+        env_, dbname_, options_.recycle_table_file_num);
+  }
   cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
                                        options_.max_background_flushes + 1;
   if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {
@@ -231,6 +235,11 @@ Status DBImpl::CloseLocked() {
   mutex_.Unlock();
   WaitForDeletions();
   for (const std::string& name : recycled) DeleteObsoleteFile(name);
+  if (table_recycler_ != nullptr) {
+    for (const std::string& path : table_recycler_->Close()) {
+      DeleteObsoleteFile(BaseName(path));
+    }
+  }
   mutex_.Lock();
   Status s = bg_error_;
   for (PendingLog& old : logs_to_sync_) {
@@ -641,6 +650,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
                  flush_options, icmp_.user_comparator(), mem,
                  std::move(snapshots), number);
     job.SetProgress(&flush_progress_);
+    job.SetRecycler(table_recycler_.get());
     s = job.Run(&meta);
     stats = job.stats();
     if (s.ok() && meta.file_size > 0) {
@@ -695,9 +705,11 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   }
   Log(info_log_.get(),
       "Flushed memtable (%" PRIu64 " entries, %" PRIu64
-      " dropped) to %s: %" PRIu64 " bytes in %" PRIu64 " us",
+      " dropped) to %s%s: %" PRIu64 " bytes in %" PRIu64 " us",
       stats.input_entries, stats.dropped_entries,
-      TableFileBaseName(number).c_str(), meta.file_size, stats.micros);
+      TableFileBaseName(number).c_str(),
+      stats.recycled_file ? " (over a recycled file)" : "", meta.file_size,
+      stats.micros);
   return Status::OK();
 }
 
@@ -1822,6 +1834,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
         [this] { return NewOutputFileNumber(); }, &shutting_down_);
     job.SetPausePoint(&flush_waiting_, [this] { FlushForCompactionJob(); });
     job.SetCopyBlocks(options_.compaction_copy_blocks);
+    job.SetRecycler(table_recycler_.get());
     ++jobs_taking_flushes_;
     mutex_.Unlock();
     ForEachListener(
@@ -1886,12 +1899,14 @@ Status DBImpl::RunCompaction(Compaction* c) {
       info.cpu_micros = js.cpu_micros;
     }
     Log(info_log_.get(),
-        "Compacted L%d (%d files) + L%d (%d files) -> %zu files at L%d: "
-        "read %" PRIu64 " bytes, wrote %" PRIu64 " bytes, dropped %" PRIu64
-        " of %" PRIu64 " entries (copied %" PRIu64 " blocks, %" PRIu64
-        " bytes) in %" PRIu64 " us (CPU %" PRIu64 " us, %s): %s",
+        "Compacted L%d (%d files) + L%d (%d files) -> %zu files at L%d "
+        "(%" PRIu64 " written over recycled files): read %" PRIu64
+        " bytes, wrote %" PRIu64 " bytes, dropped %" PRIu64 " of %" PRIu64
+        " entries (copied %" PRIu64 " blocks, %" PRIu64 " bytes) in %" PRIu64
+        " us (CPU %" PRIu64 " us, %s): %s",
         c->level(), js.input_files_input_level, c->output_level(),
         js.input_files_output_level, job.outputs().size(), c->output_level(),
+        js.recycled_outputs,
         js.bytes_read_input_level + js.bytes_read_output_level,
         js.bytes_written, js.dropped_records, js.input_records,
         js.copied_blocks, js.copied_bytes, js.micros, js.cpu_micros,
@@ -1938,6 +1953,11 @@ void DBImpl::RemoveObsoleteFiles() {
         break;
       case FileType::kTableFile:
         keep = live.count(number) > 0;
+        break;
+      case FileType::kRecycledTableFile:
+        // A kept one is written over by a new table; others are left over
+        // (from before Open, or a failed reuse).
+        keep = table_recycler_ != nullptr && table_recycler_->IsKept(number);
         break;
       case FileType::kTempFile:
         // CURRENT is written through NNNNNN.dbtmp, NNNNNN the number of a
@@ -2001,13 +2021,27 @@ bool DBImpl::KeepForRecycling(const std::string& name, uint64_t number) {
 }
 
 void DBImpl::DeleteObsoleteFile(const std::string& name) {
-  Status s = env_->RemoveFile(dbname_ + "/" + name);
-  Log(info_log_.get(), "Delete %s: %s", name.c_str(), s.ToString().c_str());
   uint64_t number;
   FileType type;
-  if (ParseFileName(name, &number, &type) && type == FileType::kTableFile) {
-    NotifyTableFileDeleted(number, s);
+  const bool table =
+      ParseFileName(name, &number, &type) && type == FileType::kTableFile;
+  Status s;
+  if (table && table_recycler_ != nullptr) {
+    // Closed already (RemoveObsoleteFiles evicted it before handing it
+    // over), so it can be kept to be written over.
+    if (table_recycler_->Keep(number, &s)) {
+      Log(info_log_.get(), "Keep %s for recycling", name.c_str());
+      NotifyTableFileDeleted(number, s);
+      return;
+    }
+    if (!s.ok()) {
+      Log(info_log_.get(), "Keep %s for recycling: %s", name.c_str(),
+          s.ToString().c_str());
+    }
   }
+  s = env_->RemoveFile(dbname_ + "/" + name);
+  Log(info_log_.get(), "Delete %s: %s", name.c_str(), s.ToString().c_str());
+  if (table) NotifyTableFileDeleted(number, s);
 }
 
 void DBImpl::BGWorkDelete(void* arg) {

@@ -52,6 +52,7 @@
 #include "db/flush_job.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
+#include "db/table_file_recycler.h"
 #include "db/write_controller.h"
 #include "table/block_admission.h"
 #include "table/properties.h"
@@ -373,6 +374,10 @@ class DBImpl : public DB, private ReadSampler {
   // does, an obsolete WAL may still be open there, so none is recycled.
   int old_logs_unlocked_ GUARDED_BY(mutex_) = 0;
   bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
+  // Obsolete tables kept to be written over by new ones
+  // (Options::recycle_table_file_num); null when that is 0 or read-only.
+  // Thread-safe by itself.
+  std::unique_ptr<TableFileRecycler> table_recycler_;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);
   WriteBatch tmp_batch_ GUARDED_BY(mutex_);
   std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first

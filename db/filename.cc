@@ -52,6 +52,10 @@ std::string TableFileName(const std::string& dbname, uint64_t number) {
   return NumberedName(dbname, number, "sst");
 }
 
+std::string RecycledTableFileName(const std::string& dbname, uint64_t number) {
+  return NumberedName(dbname, number, "recycle");
+}
+
 std::string TableFileBaseName(uint64_t number) {
   return TableFileName("", number).substr(1);
 }
@@ -128,6 +132,8 @@ bool ParseFileName(const Slice& filename, uint64_t* number, FileType* type) {
     t = FileType::kTableFile;
   } else if (rest == ".dbtmp") {
     t = FileType::kTempFile;
+  } else if (rest == ".recycle") {
+    t = FileType::kRecycledTableFile;
   } else {
     return false;
   }

@@ -2,8 +2,10 @@
 //
 // The names of the files in a database directory (DESIGN.md): NNNNNN.log
 // (WAL), NNNNNN.sst (table), MANIFEST-NNNNNN, CURRENT, LOCK, LOG, LOG.old,
-// OPTIONS-NNNNNN and NNNNNN.dbtmp (a temporary file, renamed into place),
-// plus SetCurrentFile, which points CURRENT at a MANIFEST atomically.
+// OPTIONS-NNNNNN, NNNNNN.dbtmp (a temporary file, renamed into place) and
+// NNNNNN.recycle (obsolete table NNNNNN, kept to be written over by a new
+// table: Options::recycle_table_file_num), plus SetCurrentFile, which points
+// CURRENT at a MANIFEST atomically.
 //
 // Thread safety: thread-safe (pure functions; SetCurrentFile only touches
 // the files it names).
@@ -30,6 +32,7 @@ enum class FileType {
   kInfoLogFile,  // LOG or LOG.old
   kOptionsFile,
   kTempFile,
+  kRecycledTableFile,
 };
 
 // "<dbname>/000012.log" and so on; numbers are zero-padded to six digits
@@ -39,6 +42,7 @@ std::string TableFileName(const std::string& dbname, uint64_t number);
 std::string ManifestFileName(const std::string& dbname, uint64_t number);
 std::string OptionsFileName(const std::string& dbname, uint64_t number);
 std::string TempFileName(const std::string& dbname, uint64_t number);
+std::string RecycledTableFileName(const std::string& dbname, uint64_t number);
 std::string CurrentFileName(const std::string& dbname);
 std::string LockFileName(const std::string& dbname);
 std::string InfoLogFileName(const std::string& dbname);

@@ -35,6 +35,7 @@ Status FlushJob::Run(FileMetaData* meta) {
   ObsoleteEntryFilter filter(ucmp_, snapshots_);
   TableFileWriter writer(env_, env_options_, rate_limiter_,
                          RateLimiter::IOPriority::kHigh);
+  writer.SetRecycler(recycler_);
   Status s;
   for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
     ++stats_.input_entries;
@@ -69,6 +70,7 @@ Status FlushJob::Run(FileMetaData* meta) {
   }
   if (!s.ok()) *meta = FileMetaData();
   stats_.bytes_written = meta->file_size;
+  stats_.recycled_file = s.ok() && writer.reused_file();
   stats_.micros = env_->NowMicros() - start;
   stats_.cpu_micros = (env_->NowCPUNanos() - start_cpu) / 1000;
   return s;

@@ -25,6 +25,8 @@
 
 namespace cascadedb {
 
+class TableFileRecycler;
+
 // How far a running FlushJob has come, for pacing writes to it. The job
 // stores; other threads read without a lock (relaxed: a recent value).
 struct FlushJobProgress {
@@ -48,6 +50,7 @@ struct FlushJobStats {
   uint64_t dropped_entries = 0;
   uint64_t memtable_bytes = 0;  // arena bytes of the memtable
   uint64_t bytes_written = 0;   // SST bytes
+  bool recycled_file = false;   // written over a recycled table file
 };
 
 class FlushJob {
@@ -71,6 +74,10 @@ class FlushJob {
   // Borrowed; may be null (the default).
   void SetProgress(FlushJobProgress* progress) { progress_ = progress; }
 
+  // The SST is created through recycler (borrowed; may be null, the
+  // default: a fresh file). See TableFileRecycler.
+  void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
+
  private:
   const std::string dbname_;
   Env* const env_;
@@ -85,6 +92,7 @@ class FlushJob {
 
   FlushJobStats stats_;
   FlushJobProgress* progress_ = nullptr;
+  TableFileRecycler* recycler_ = nullptr;
 };
 
 }  // namespace cascadedb

@@ -4,6 +4,7 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "db/table_file_recycler.h"
 #include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
@@ -50,7 +51,11 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
   dbname_ = dbname;
   file_name_ = TableFileName(dbname, number);
   std::unique_ptr<WritableFile> file;
-  Status s = env_->NewWritableFile(file_name_, &file, env_options_);
+  reused_file_ = false;
+  Status s = recycler_ != nullptr
+                 ? recycler_->NewTableFile(file_name_, env_options_, &file,
+                                           &reused_file_)
+                 : env_->NewWritableFile(file_name_, &file, env_options_);
   if (!s.ok()) return s;
   file_ = std::make_unique<RateLimitedFile>(std::move(file), rate_limiter_,
                                             priority_);

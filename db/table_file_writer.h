@@ -25,6 +25,8 @@
 
 namespace cascadedb {
 
+class TableFileRecycler;
+
 class TableFileWriter {
  public:
   // Borrows env and rate_limiter (may be null); they must outlive the
@@ -35,6 +37,10 @@ class TableFileWriter {
   TableFileWriter& operator=(const TableFileWriter&) = delete;
   // Abandons (and deletes) a file that was opened but not finished.
   ~TableFileWriter();
+
+  // Open creates its files through recycler (borrowed; may be null, the
+  // default: fresh files), which may write them over obsolete tables.
+  void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
 
   // Creates file number in dbname and starts a table with options.
   // Errors: IOError naming the file. REQUIRES: options.key_format is
@@ -73,6 +79,8 @@ class TableFileWriter {
   uint64_t FileSize() const;
   const TableProperties& properties() const;
   const std::string& file_name() const { return file_name_; }
+  // The last Open wrote over a recycled file.
+  bool reused_file() const { return reused_file_; }
 
  private:
   class RateLimitedFile;
@@ -83,6 +91,8 @@ class TableFileWriter {
   const EnvOptions env_options_;
   RateLimiter* const rate_limiter_;
   const RateLimiter::IOPriority priority_;
+  TableFileRecycler* recycler_ = nullptr;
+  bool reused_file_ = false;
   std::string dbname_;
   std::string file_name_;
   std::unique_ptr<WritableFile> file_;

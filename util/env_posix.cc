@@ -756,7 +756,8 @@ class PosixWritableFile final : public WritableFile {
  public:
   // initial_size: bytes already in the file that the writes follow
   // (NewAppendableFile). preallocated: the file's length, at least
-  // initial_size; bytes past what was written are cut at Close.
+  // initial_size; bytes past what was written are cut at Close, or at the
+  // first Sync with options.truncate_on_sync.
   PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
                     uint64_t preallocated, const EnvOptions& options,
                     bool direct, AlignedBuffer direct_buffer,
@@ -769,6 +770,7 @@ class PosixWritableFile final : public WritableFile {
                              EnvOptions::kMaxBufferedWriteChunk)),
         bytes_per_sync_(direct ? 0 : options.bytes_per_sync),
         preallocation_block_(options.preallocation_block_size),
+        old_end_(options.truncate_on_sync ? preallocated : 0),
         file_size_(initial_size),
         written_(initial_size),
         range_synced_(initial_size),
@@ -972,6 +974,17 @@ class PosixWritableFile final : public WritableFile {
     } else {
       s = FlushBuffered();
     }
+    // A reused file's old bytes past the appends would still be its end
+    // after a crash (EnvOptions::truncate_on_sync): cut them first, so the
+    // sync below makes the true size durable. Once, since later appends
+    // only extend the file.
+    if (s.ok() && old_end_ > file_size_) {
+      s = Truncate();
+      if (s.ok()) {
+        old_end_ = 0;
+        preallocated_ = file_size_;  // the cut freed any reservation too
+      }
+    }
     if (!s.ok()) return s;
     if (metadata) {
       if (::fsync(fd_) != 0) return PosixError(fname_ + ": fsync", errno);
@@ -989,7 +1002,10 @@ class PosixWritableFile final : public WritableFile {
   const size_t max_buffer_;       // at most EnvOptions::kMaxBufferedWriteChunk
   uint64_t bytes_per_sync_;       // set to 0 where unsupported
   uint64_t preallocation_block_;  // set to 0 where unsupported
-  uint64_t file_size_;            // bytes appended, buffered or not
+  // With truncate_on_sync, the old length of a reused file until the first
+  // Sync cuts what is left of it; else 0.
+  uint64_t old_end_;
+  uint64_t file_size_;  // bytes appended, buffered or not
 
   // Buffered (non-direct) mode.
   std::string buffer_;     // appended bytes not yet handed to the OS
@@ -1436,7 +1452,8 @@ class PosixEnv final : public Env {
                         const EnvOptions& options,
                         std::unique_ptr<WritableFile>* result) {
     result->reset();
-    if (options.use_mmap_writes && !options.use_direct_writes) {
+    if (options.use_mmap_writes && !options.use_direct_writes &&
+        !options.truncate_on_sync) {
       int fd = -1;
       Status s = OpenFile(fname, O_RDWR | create_flags, false, &fd);
       if (!s.ok()) return s;

@@ -275,6 +275,7 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   if (res.disk) {
     j->Key("sst_bytes").Uint(res.disk->table_bytes);
     j->Key("log_bytes").Uint(res.disk->log_bytes);
+    j->Key("recycled_bytes").Uint(res.disk->recycled_bytes);
     j->Key("other_bytes").Uint(res.disk->other_bytes);
     j->Key("sst_files").Uint(static_cast<uint64_t>(res.disk->table_files));
   }
@@ -282,7 +283,8 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   j->Key("live_bytes").Opt(res.live_bytes);
   std::optional<double> amp;
   if (res.disk && res.live_bytes && *res.live_bytes > 0) {
-    amp = static_cast<double>(res.disk->table_bytes + res.disk->log_bytes) /
+    amp = static_cast<double>(res.disk->table_bytes + res.disk->log_bytes +
+                              res.disk->recycled_bytes) /
           static_cast<double>(*res.live_bytes);
   }
   j->Key("space_amp").Opt(amp);
@@ -471,8 +473,11 @@ std::string MemoryLine(const ResourceFigures& res) {
 
 std::string SpaceLine(const ResourceFigures& res) {
   if (!res.disk) return "n/a (database directory unreadable)";
-  const uint64_t on_disk = res.disk->table_bytes + res.disk->log_bytes;
-  std::string disk = MiB(on_disk) + " of .sst/.log on disk";
+  const uint64_t on_disk =
+      res.disk->table_bytes + res.disk->log_bytes + res.disk->recycled_bytes;
+  std::string disk = MiB(on_disk) + (res.disk->recycled_bytes > 0
+                                         ? " of .sst/.log/.recycle on disk"
+                                         : " of .sst/.log on disk");
   if (!res.live_bytes) {
     std::string line = "n/a (live data unknown: existing database); " + disk;
     if (res.engine_live_estimate) {

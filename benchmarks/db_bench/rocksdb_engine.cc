@@ -435,6 +435,11 @@ class RocksDBEngine : public Engine {
           "--compaction_copy_blocks",
           "RocksDB rebuilds every block it compacts (false)");
     }
+    if (c.recycle_table_file_num.value_or(0) > 0) {
+      return Status::InvalidArgument(
+          "--recycle_table_file_num",
+          "RocksDB always creates a new table file (0)");
+    }
     if (c.flush_in_compaction.value_or("never") != "never") {
       return Status::InvalidArgument(
           "--flush_in_compaction=" + *c.flush_in_compaction,

@@ -130,6 +130,8 @@ std::optional<DirBytes> DatabaseDirBytes(const std::string& dir) {
       out.table_files++;
     } else if (EndsWith(name, ".log") && name != "LOG") {
       out.log_bytes += size;
+    } else if (EndsWith(name, ".recycle")) {
+      out.recycled_bytes += size;
     } else {
       out.other_bytes += size;
     }

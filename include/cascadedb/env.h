@@ -70,6 +70,16 @@ struct EnvOptions {
   // Preallocate (fallocate) the file in steps of this many bytes as it grows.
   // 0 = never. Ignored where the filesystem does not support it.
   uint64_t preallocation_block_size = 0;
+
+  // Sync and Fsync of a file opened by ReuseWritableFile first cut it to
+  // the bytes appended when its old contents reach further, so a file
+  // synced and then lost with the process before Close still ends where
+  // its appends end. Tables set it: they are read from their end. A
+  // recycled WAL does not: its reader tells the old records from the new,
+  // and cutting would free the blocks recycling keeps. Writes through
+  // use_mmap_writes are not offered for such files: with this set, the
+  // write(2) writer is used.
+  bool truncate_on_sync = false;
 };
 
 class Env {
@@ -110,7 +120,8 @@ class Env {
   // over its old contents: a file written again and again (an obsolete
   // WAL given a new log's name) keeps its blocks and page-cache pages
   // instead of allocating fresh ones. Bytes after the last append may be
-  // the old contents until Close, which cuts the file to what was written.
+  // the old contents until Close, which cuts the file to what was written
+  // (or until a Sync, with EnvOptions::truncate_on_sync).
   // The rename is durable only after SyncDir. The default renames and then
   // calls NewWritableFile (which truncates).
   virtual Status ReuseWritableFile(const std::string& fname,

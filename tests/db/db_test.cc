@@ -858,7 +858,12 @@ int CountFiles(const std::string& dir, const std::string& suffix) {
 // test stops at a failed ASSERT.
 class DBDeleteTest : public DBTest {
  protected:
-  DBDeleteTest() { options_.env = &env_; }
+  DBDeleteTest() {
+    options_.env = &env_;
+    // Tables are deleted, not kept to be written over (the recycling has
+    // tests of its own below).
+    options_.recycle_table_file_num = 0;
+  }
   ~DBDeleteTest() override { db_.reset(); }
 
   // Flushes, failing (and releasing the held removals, so the test can
@@ -947,6 +952,124 @@ TEST_F(DBDeleteTest, CloseWaitsForHeldDeletions) {
   db_->GetLiveFilesMetaData(&live);
   EXPECT_EQ(static_cast<int>(live.size()), CountFiles(dir_.path(), ".sst"));
   EXPECT_NE("NOT_FOUND", Get("k"));
+}
+
+// Counts the tables created fresh and those written over recycled files
+// (and how many of the latter were opened without truncate_on_sync).
+class TableReuseCountingEnv : public EnvWrapper {
+ public:
+  TableReuseCountingEnv() : EnvWrapper(Env::Default()) {}
+
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& o) override {
+    if (test::EndsWith(f, ".sst")) ++fresh;
+    return EnvWrapper::NewWritableFile(f, r, o);
+  }
+  Status ReuseWritableFile(const std::string& f, const std::string& old,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    if (test::EndsWith(f, ".sst")) {
+      ++reused;
+      if (!test::EndsWith(old, ".recycle")) ++not_from_recycled;
+      if (!o.truncate_on_sync) ++not_cut_at_sync;
+    }
+    return EnvWrapper::ReuseWritableFile(f, old, r, o);
+  }
+
+  std::atomic<int> fresh{0};
+  std::atomic<int> reused{0};
+  std::atomic<int> not_from_recycled{0};
+  std::atomic<int> not_cut_at_sync{0};
+};
+
+// Random writes and deletes that flush and compact many times, checked
+// against a model, with obsolete tables kept (or not) for new ones.
+void WriteRandomOpsWithModel(DB* db, uint32_t seed,
+                             std::map<std::string, std::string>* model) {
+  Random rnd(seed);
+  for (int i = 0; i < 6000; ++i) {
+    const std::string key = Key(static_cast<int>(rnd.Uniform(1500)));
+    if (rnd.OneIn(8)) {
+      ASSERT_OK(db->Delete(WriteOptions(), key));
+      model->erase(key);
+    } else {
+      const std::string value(50 + rnd.Uniform(400),
+                              static_cast<char>('a' + rnd.Uniform(26)));
+      ASSERT_OK(db->Put(WriteOptions(), key, value));
+      (*model)[key] = value;
+    }
+  }
+}
+
+TEST_F(DBTest, NewTablesAreWrittenOverRecycledObsoleteTables) {
+  TableReuseCountingEnv env;
+  options_.env = &env;
+  options_.recycle_table_file_num = 3;
+  Open();
+  std::map<std::string, std::string> model;
+  WriteRandomOpsWithModel(db_.get(), test::RandomSeed(), &model);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_GT(env.reused.load(), 0);
+  EXPECT_GT(env.fresh.load(), 0);  // before any table was obsolete
+  EXPECT_EQ(0, env.not_from_recycled.load());
+  EXPECT_EQ(0, env.not_cut_at_sync.load());
+  EXPECT_LE(CountFiles(dir_.path(), ".recycle"), 3);
+  auto check = [&] {
+    for (int i = 0; i < 1500; ++i) {
+      auto it = model.find(Key(i));
+      EXPECT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(Key(i)))
+          << Key(i);
+    }
+    std::unique_ptr<Iterator> iter(db_->NewIterator(ReadOptions()));
+    auto m = model.begin();
+    for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++m) {
+      ASSERT_NE(model.end(), m);
+      EXPECT_EQ(m->first, iter->key().ToString());
+      EXPECT_EQ(m->second, iter->value().ToString());
+    }
+    EXPECT_OK(iter->status());
+    EXPECT_EQ(model.end(), m);
+  };
+  check();
+  // Close deletes the kept files; the tables written over old ones read
+  // back after a reopen.
+  db_.reset();
+  EXPECT_EQ(0, CountFiles(dir_.path(), ".recycle"));
+  Open();
+  check();
+  db_.reset();  // before the Env goes
+}
+
+TEST_F(DBTest, WithoutTableRecyclingEveryTableIsAFreshFile) {
+  TableReuseCountingEnv env;
+  options_.env = &env;
+  options_.recycle_table_file_num = 0;
+  Open();
+  std::map<std::string, std::string> model;
+  WriteRandomOpsWithModel(db_.get(), test::RandomSeed(), &model);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(0, env.reused.load());
+  EXPECT_EQ(0, CountFiles(dir_.path(), ".recycle"));
+  for (const auto& kv : model) EXPECT_EQ(kv.second, Get(kv.first));
+  db_.reset();
+}
+
+// A kept file outlives its DB only if the process dies: the next Open
+// deletes it (it is no table), whatever its number.
+TEST_F(DBTest, RecycledFilesLeftBehindAreDeletedAtOpen) {
+  Open();
+  ASSERT_OK(db_->Put(WriteOptions(), "k", "v"));
+  db_.reset();
+  ASSERT_OK(WriteStringToFile(Env::Default(), "old table",
+                              dir_.File("000003.recycle")));
+  ASSERT_OK(WriteStringToFile(Env::Default(), "old table",
+                              dir_.File("999999.recycle")));
+  Open();
+  EXPECT_EQ("v", Get("k"));
+  db_.reset();  // waits for the deletions
+  EXPECT_EQ(0, CountFiles(dir_.path(), ".recycle"));
 }
 
 // An Env that can hold, while armed, the Close of a WAL (an old WAL closed

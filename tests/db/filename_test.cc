@@ -13,6 +13,7 @@ TEST(FileNameTest, NumberedNamesArePaddedToSixDigits) {
   EXPECT_EQ("db/000012.log", WalFileName("db", 12));
   EXPECT_EQ("db/000012.sst", TableFileName("db", 12));
   EXPECT_EQ("db/000012.dbtmp", TempFileName("db", 12));
+  EXPECT_EQ("db/000012.recycle", RecycledTableFileName("db", 12));
   EXPECT_EQ("db/MANIFEST-000007", ManifestFileName("db", 7));
   EXPECT_EQ("db/OPTIONS-000007", OptionsFileName("db", 7));
   EXPECT_EQ("000123.sst", TableFileBaseName(123));
@@ -42,6 +43,7 @@ TEST(FileNameTest, ParsesEveryNameWeWrite) {
       {"000007.sst", 7, FileType::kTableFile},
       {"18446744073709551615.sst", UINT64_MAX, FileType::kTableFile},
       {"000009.dbtmp", 9, FileType::kTempFile},
+      {"000011.recycle", 11, FileType::kRecycledTableFile},
       {"MANIFEST-000002", 2, FileType::kManifestFile},
       {"OPTIONS-000005", 5, FileType::kOptionsFile},
       {"CURRENT", 0, FileType::kCurrentFile},
@@ -80,6 +82,8 @@ TEST(FileNameTest, RejectsForeignNames) {
       "100.",
       "100.lop",
       "100.sst.bak",
+      "100.sst.recycle",
+      ".recycle",
       "MANIFEST",
       "MANIFEST-",
       "MANIFEST-3x",

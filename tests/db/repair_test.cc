@@ -145,6 +145,30 @@ TEST_F(RepairTest, LostManifestKeepsTablesAndWalData) {
   EXPECT_EQ("only in the WAL", Get("w"));
 }
 
+// An obsolete table kept for recycling (NNNNNN.recycle) holds data the DB
+// has moved past: Repair must not take it back (here, a deleted key and
+// an overwritten value, both compacted away).
+TEST_F(RepairTest, RecycledTableFilesAreNotTakenBack) {
+  ASSERT_OK(TryOpen());
+  ASSERT_OK(db_->Put(WriteOptions(), "gone", "old"));
+  ASSERT_OK(db_->Put(WriteOptions(), "kept", "old"));
+  ASSERT_OK(db_->Delete(WriteOptions(), "gone"));
+  ASSERT_OK(db_->Put(WriteOptions(), "kept", "new"));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  Close();
+  // The old data, as the table it once was, under the name of a kept file
+  // (a process that died while keeping it).
+  WriteTable(90, {{InternalKey("gone", 1, kTypeValue), "old"},
+                  {InternalKey("kept", 2, kTypeValue), "old"}});
+  ASSERT_OK(Env::Default()->RenameFile(dir_.File("000090.sst"),
+                                       dir_.File("000090.recycle")));
+  LoseManifest();
+  ASSERT_OK(Repair());
+  ASSERT_OK(TryOpen());
+  EXPECT_EQ("NOT_FOUND", Get("gone"));
+  EXPECT_EQ("new", Get("kept"));
+}
+
 TEST_F(RepairTest, CorruptTableMovedToLostRestKept) {
   options_.compression = kNoCompression;
   ASSERT_OK(TryOpen());

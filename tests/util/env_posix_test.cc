@@ -552,6 +552,60 @@ TEST_F(EnvPosixTest, ReusedFileIsWrittenOverAndCutAtClose) {
   }
 }
 
+// With truncate_on_sync (tables), a Sync first cuts the old bytes past the
+// appends, so a file synced and then lost with the process before Close
+// ends where the appends end. Once cut, more appends and syncs work as
+// usual; a file longer than the old one needs no cut.
+TEST_F(EnvPosixTest, ReusedFileWithTruncateOnSyncIsCutBySync) {
+  struct Variant {
+    const char* name;
+    bool mmap;  // asked for, but not used with truncate_on_sync
+    bool direct;
+    size_t new_size;
+  };
+  for (const Variant& v : {Variant{"write", false, false, 100000},
+                           Variant{"mmap", true, false, 100000},
+                           Variant{"direct", false, true, 100000},
+                           Variant{"longer", false, false, 400000}}) {
+    SCOPED_TRACE(v.name);
+    const std::string old_path = dir_.File(std::string("old-") + v.name);
+    const std::string path = dir_.File(std::string("new-") + v.name);
+    ASSERT_OK(WriteStringToFile(env_, std::string(300000, 'o'), old_path));
+    EnvOptions options;
+    options.use_mmap_writes = v.mmap;
+    options.use_direct_writes = v.direct;
+    options.truncate_on_sync = true;
+    std::unique_ptr<WritableFile> file;
+    Status s = env_->ReuseWritableFile(path, old_path, &file, options);
+    if (v.direct && s.IsNotSupported()) continue;  // no O_DIRECT here
+    ASSERT_OK(s);
+    const std::string fresh(v.new_size, 'n');
+    ASSERT_OK(file->Append(fresh));
+    ASSERT_OK(file->Sync());
+    // What a crash now would leave: the synced file, still open.
+    EXPECT_EQ(fresh, RawContents(path));
+    ASSERT_OK(file->Append("tail"));
+    ASSERT_OK(file->Sync());
+    EXPECT_EQ(fresh + "tail", RawContents(path));
+    ASSERT_OK(file->Close());
+    EXPECT_EQ(fresh + "tail", RawContents(path));
+  }
+}
+
+// Without it (WALs), Sync leaves the old bytes for Close to cut.
+TEST_F(EnvPosixTest, ReusedFileKeepsOldBytesThroughSyncByDefault) {
+  const std::string old_path = dir_.File("old-wal");
+  const std::string path = dir_.File("new-wal");
+  ASSERT_OK(WriteStringToFile(env_, std::string(300000, 'o'), old_path));
+  std::unique_ptr<WritableFile> file;
+  ASSERT_OK(env_->ReuseWritableFile(path, old_path, &file, EnvOptions()));
+  ASSERT_OK(file->Append(std::string(100000, 'n')));
+  ASSERT_OK(file->Sync());
+  EXPECT_EQ(300000u, RawContents(path).size());
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(100000u, RawContents(path).size());
+}
+
 TEST_F(EnvPosixTest, ReuseOfAMissingFileIsNotFoundNamingIt) {
   std::unique_ptr<WritableFile> file;
   Status s = env_->ReuseWritableFile(dir_.File("new"), dir_.File("missing"),

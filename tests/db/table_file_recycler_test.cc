@@ -1,0 +1,150 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/table_file_recycler.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cascadedb/env.h"
+#include "db/filename.h"
+#include "tests/testutil/test_util.h"
+
+namespace cascadedb {
+namespace {
+
+class TableFileRecyclerTest : public testing::Test {
+ protected:
+  TableFileRecyclerTest() : env_(Env::Default()) {}
+
+  std::string Table(uint64_t number) const {
+    return TableFileName(dir_.path(), number);
+  }
+  std::string Recycled(uint64_t number) const {
+    return RecycledTableFileName(dir_.path(), number);
+  }
+  void MakeTable(uint64_t number, const std::string& contents) {
+    ASSERT_OK(WriteStringToFile(env_, contents, Table(number)));
+  }
+  std::string Contents(const std::string& path) {
+    std::string data;
+    EXPECT_OK(ReadFileToString(env_, path, &data));
+    return data;
+  }
+  static ino_t Inode(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+  }
+
+  Env* const env_;
+  test::TempDir dir_;
+};
+
+TEST_F(TableFileRecyclerTest, KeepsUpToItsCapacityUnderTheRecycleName) {
+  TableFileRecycler recycler(env_, dir_.path(), 2);
+  for (uint64_t n : {5, 6, 7}) MakeTable(n, "table");
+  Status s;
+  EXPECT_TRUE(recycler.Keep(5, &s));
+  EXPECT_OK(s);
+  EXPECT_TRUE(recycler.Keep(6, &s));
+  EXPECT_FALSE(recycler.Keep(7, &s));  // full: the caller deletes it
+  EXPECT_OK(s);
+  EXPECT_EQ(2u, recycler.NumKept());
+  EXPECT_TRUE(env_->FileExists(Table(5)).IsNotFound());
+  EXPECT_OK(env_->FileExists(Recycled(5)));
+  EXPECT_OK(env_->FileExists(Recycled(6)));
+  EXPECT_OK(env_->FileExists(Table(7)));  // not renamed
+  EXPECT_TRUE(recycler.IsKept(5));
+  EXPECT_TRUE(recycler.IsKept(6));
+  EXPECT_FALSE(recycler.IsKept(7));
+}
+
+TEST_F(TableFileRecyclerTest, AMissingTableIsNotKeptAndTheErrorSaysWhy) {
+  TableFileRecycler recycler(env_, dir_.path(), 2);
+  Status s;
+  EXPECT_FALSE(recycler.Keep(9, &s));
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("000009.sst")) << s.ToString();
+  EXPECT_EQ(0u, recycler.NumKept());
+}
+
+TEST_F(TableFileRecyclerTest, NewTablesAreWrittenOverTheOldestKeptFile) {
+  TableFileRecycler recycler(env_, dir_.path(), 4);
+  MakeTable(5, std::string(50000, 'a'));
+  MakeTable(6, std::string(50000, 'b'));
+  const ino_t inode5 = Inode(Table(5));
+  Status s;
+  ASSERT_TRUE(recycler.Keep(5, &s));
+  ASSERT_TRUE(recycler.Keep(6, &s));
+
+  std::unique_ptr<WritableFile> file;
+  bool reused = false;
+  ASSERT_OK(recycler.NewTableFile(Table(10), EnvOptions(), &file, &reused));
+  EXPECT_TRUE(reused);
+  EXPECT_EQ(inode5, Inode(Table(10)));  // the same file, renamed
+  EXPECT_TRUE(env_->FileExists(Recycled(5)).IsNotFound());
+  EXPECT_FALSE(recycler.IsKept(5));
+  EXPECT_TRUE(recycler.IsKept(6));
+  // Shorter than the old contents: the sync cuts them, so a crash before
+  // Close leaves the new table's bytes only.
+  ASSERT_OK(file->Append("new table"));
+  ASSERT_OK(file->Sync());
+  EXPECT_EQ("new table", Contents(Table(10)));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("new table", Contents(Table(10)));
+
+  ASSERT_OK(recycler.NewTableFile(Table(11), EnvOptions(), &file, &reused));
+  EXPECT_TRUE(reused);
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(0u, recycler.NumKept());
+
+  // None kept: a fresh file.
+  ASSERT_OK(recycler.NewTableFile(Table(12), EnvOptions(), &file, &reused));
+  EXPECT_FALSE(reused);
+  ASSERT_OK(file->Append("fresh"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("fresh", Contents(Table(12)));
+}
+
+TEST_F(TableFileRecyclerTest, AKeptFileGoneFromDiskGivesAFreshFile) {
+  TableFileRecycler recycler(env_, dir_.path(), 4);
+  MakeTable(5, "old");
+  Status s;
+  ASSERT_TRUE(recycler.Keep(5, &s));
+  ASSERT_OK(env_->RemoveFile(Recycled(5)));
+  std::unique_ptr<WritableFile> file;
+  bool reused = true;
+  ASSERT_OK(recycler.NewTableFile(Table(10), EnvOptions(), &file, &reused));
+  EXPECT_FALSE(reused);
+  ASSERT_OK(file->Append("fresh"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("fresh", Contents(Table(10)));
+  EXPECT_EQ(0u, recycler.NumKept());
+}
+
+TEST_F(TableFileRecyclerTest, CloseHandsBackTheKeptFilesAndStopsKeeping) {
+  TableFileRecycler recycler(env_, dir_.path(), 4);
+  for (uint64_t n : {5, 6, 7}) MakeTable(n, "table");
+  Status s;
+  ASSERT_TRUE(recycler.Keep(5, &s));
+  ASSERT_TRUE(recycler.Keep(6, &s));
+  const std::vector<std::string> kept = recycler.Close();
+  EXPECT_EQ((std::vector<std::string>{Recycled(5), Recycled(6)}), kept);
+  EXPECT_EQ(0u, recycler.NumKept());
+  EXPECT_FALSE(recycler.Keep(7, &s));
+  EXPECT_OK(s);
+  EXPECT_OK(env_->FileExists(Table(7)));
+  // New tables are fresh files; the handed-back ones are left alone.
+  std::unique_ptr<WritableFile> file;
+  bool reused = true;
+  ASSERT_OK(recycler.NewTableFile(Table(10), EnvOptions(), &file, &reused));
+  EXPECT_FALSE(reused);
+  ASSERT_OK(file->Close());
+  EXPECT_OK(env_->FileExists(Recycled(5)));
+}
+
+}  // namespace
+}  // namespace cascadedb
