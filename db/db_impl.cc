@@ -142,9 +142,9 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       write_controller_(options, options.env),
       internal_stats_(options.num_levels, options.env),
       stats_cv_(&stats_mu_) {
-  if (!read_only_ && options_.recycle_table_file_num > 0) {
+  if (!read_only_ && options_.recycle_table_bytes > 0) {
     table_recycler_ = std::make_unique<TableFileRecycler>(
-        env_, dbname_, options_.recycle_table_file_num);
+        env_, dbname_, options_.recycle_table_bytes);
   }
   cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
                                        options_.max_background_flushes + 1;

@@ -375,7 +375,7 @@ class DBImpl : public DB, private ReadSampler {
   int old_logs_unlocked_ GUARDED_BY(mutex_) = 0;
   bool log_dir_sync_needed_ GUARDED_BY(mutex_) = false;
   // Obsolete tables kept to be written over by new ones
-  // (Options::recycle_table_file_num); null when that is 0 or read-only.
+  // (Options::recycle_table_bytes); null when that is 0 or read-only.
   // Thread-safe by itself.
   std::unique_ptr<TableFileRecycler> table_recycler_;
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);

@@ -4,7 +4,7 @@
 // (WAL), NNNNNN.sst (table), MANIFEST-NNNNNN, CURRENT, LOCK, LOG, LOG.old,
 // OPTIONS-NNNNNN, NNNNNN.dbtmp (a temporary file, renamed into place) and
 // NNNNNN.recycle (obsolete table NNNNNN, kept to be written over by a new
-// table: Options::recycle_table_file_num), plus SetCurrentFile, which points
+// table: Options::recycle_table_bytes), plus SetCurrentFile, which points
 // CURRENT at a MANIFEST atomically.
 //
 // Thread safety: thread-safe (pure functions; SetCurrentFile only touches

@@ -10,17 +10,21 @@
 namespace cascadedb {
 
 TableFileRecycler::TableFileRecycler(Env* env, std::string dbname,
-                                     size_t capacity)
-    : env_(env), dbname_(std::move(dbname)), capacity_(capacity) {}
+                                     uint64_t capacity_bytes)
+    : env_(env), dbname_(std::move(dbname)), capacity_bytes_(capacity_bytes) {}
 
 bool TableFileRecycler::Keep(uint64_t number, Status* s) {
   *s = Status::OK();
+  const std::string name = TableFileName(dbname_, number);
   MutexLock l(&mu_);
-  if (closed_ || kept_.size() >= capacity_) return false;
-  *s = env_->RenameFile(TableFileName(dbname_, number),
-                        RecycledTableFileName(dbname_, number));
+  if (closed_) return false;
+  uint64_t bytes = 0;
+  *s = env_->GetFileSize(name, &bytes);
+  if (!s->ok() || bytes > capacity_bytes_ - kept_bytes_) return false;
+  *s = env_->RenameFile(name, RecycledTableFileName(dbname_, number));
   if (!s->ok()) return false;
-  kept_.push_back(number);
+  kept_.push_back(Kept{number, bytes});
+  kept_bytes_ += bytes;
   return true;
 }
 
@@ -32,12 +36,14 @@ Status TableFileRecycler::NewTableFile(const std::string& fname,
   {
     MutexLock l(&mu_);
     if (!closed_ && !kept_.empty()) {
-      const uint64_t old = kept_.front();
+      const Kept old = kept_.front();
       kept_.pop_front();
+      kept_bytes_ -= old.bytes;
       EnvOptions reuse_options = options;
       reuse_options.truncate_on_sync = true;
       Status s = env_->ReuseWritableFile(
-          fname, RecycledTableFileName(dbname_, old), result, reuse_options);
+          fname, RecycledTableFileName(dbname_, old.number), result,
+          reuse_options);
       if (s.ok()) {
         *reused = true;
         return s;
@@ -50,23 +56,30 @@ Status TableFileRecycler::NewTableFile(const std::string& fname,
 
 bool TableFileRecycler::IsKept(uint64_t number) const {
   MutexLock l(&mu_);
-  return std::find(kept_.begin(), kept_.end(), number) != kept_.end();
+  return std::any_of(kept_.begin(), kept_.end(),
+                     [number](const Kept& k) { return k.number == number; });
 }
 
 std::vector<std::string> TableFileRecycler::Close() {
   MutexLock l(&mu_);
   closed_ = true;
   std::vector<std::string> paths;
-  for (uint64_t number : kept_) {
-    paths.push_back(RecycledTableFileName(dbname_, number));
+  for (const Kept& k : kept_) {
+    paths.push_back(RecycledTableFileName(dbname_, k.number));
   }
   kept_.clear();
+  kept_bytes_ = 0;
   return paths;
 }
 
 size_t TableFileRecycler::NumKept() const {
   MutexLock l(&mu_);
   return kept_.size();
+}
+
+uint64_t TableFileRecycler::KeptBytes() const {
+  MutexLock l(&mu_);
+  return kept_bytes_;
 }
 
 }  // namespace cascadedb

@@ -1,7 +1,7 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // TableFileRecycler: obsolete table files kept to be written over by new
-// tables (Options::recycle_table_file_num), as recycled WALs are. A new
+// tables (Options::recycle_table_bytes), as recycled WALs are. A new
 // table written over an old file finds its disk blocks allocated and its
 // pages in the page cache, so the kernel neither allocates, charges and
 // later frees a page for every 4 KiB written, nor allocates and discards
@@ -34,17 +34,18 @@ namespace cascadedb {
 
 class TableFileRecycler {
  public:
-  // Keeps up to capacity files of the database in dbname. env is borrowed
-  // and must outlive the recycler.
-  TableFileRecycler(Env* env, std::string dbname, size_t capacity);
+  // Keeps files of the database in dbname, up to capacity_bytes in all.
+  // env is borrowed and must outlive the recycler.
+  TableFileRecycler(Env* env, std::string dbname, uint64_t capacity_bytes);
   TableFileRecycler(const TableFileRecycler&) = delete;
   TableFileRecycler& operator=(const TableFileRecycler&) = delete;
 
   // Table number is obsolete and no reader has it open (no Version names it
   // and the table cache has closed it). Renames it to NNNNNN.recycle and
-  // keeps it, if there is room and Close has not been called. Returns
-  // false when it is not kept; *s then holds the rename's error, if that
-  // was the reason (the caller deletes the table either way).
+  // keeps it, if its bytes fit beside the kept ones and Close has not been
+  // called. Returns false when it is not kept; *s then holds the error of
+  // the size lookup or the rename, if that was the reason (the caller
+  // deletes the table either way).
   bool Keep(uint64_t number, Status* s);
 
   // Creates the table file fname (a full path), written over the oldest
@@ -65,13 +66,20 @@ class TableFileRecycler {
   std::vector<std::string> Close();
 
   size_t NumKept() const;
+  uint64_t KeptBytes() const;
 
  private:
+  struct Kept {
+    uint64_t number;
+    uint64_t bytes;
+  };
+
   Env* const env_;
   const std::string dbname_;
-  const size_t capacity_;
+  const uint64_t capacity_bytes_;
   mutable Mutex mu_;
-  std::deque<uint64_t> kept_ GUARDED_BY(mu_);  // oldest first
+  std::deque<Kept> kept_ GUARDED_BY(mu_);  // oldest first
+  uint64_t kept_bytes_ GUARDED_BY(mu_) = 0;
   bool closed_ GUARDED_BY(mu_) = false;
 };
 

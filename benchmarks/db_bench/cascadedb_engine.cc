@@ -194,7 +194,7 @@ class CascadeDBEngine : public Engine {
         "allow_mmap_reads=" + u(o.allow_mmap_reads),
         "allow_mmap_writes=" + u(o.allow_mmap_writes),
         "recycle_log_file_num=" + u(o.recycle_log_file_num),
-        "recycle_table_file_num=" + u(o.recycle_table_file_num),
+        "recycle_table_bytes=" + u(o.recycle_table_bytes),
         "bytes_per_sync=" + u(o.bytes_per_sync),
         "wal_bytes_per_sync=" + u(o.wal_bytes_per_sync),
         "use_direct_io_for_flush_and_compaction=" +
@@ -417,9 +417,8 @@ class CascadeDBEngine : public Engine {
     if (c.recycle_log_file_num) {
       o->recycle_log_file_num = static_cast<size_t>(*c.recycle_log_file_num);
     }
-    if (c.recycle_table_file_num) {
-      o->recycle_table_file_num =
-          static_cast<size_t>(*c.recycle_table_file_num);
+    if (c.recycle_table_bytes) {
+      o->recycle_table_bytes = *c.recycle_table_bytes;
     }
     if (c.bytes_per_sync) o->bytes_per_sync = *c.bytes_per_sync;
     if (c.wal_bytes_per_sync) o->wal_bytes_per_sync = *c.wal_bytes_per_sync;

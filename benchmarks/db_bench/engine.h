@@ -77,10 +77,10 @@ struct EngineConfig {
   std::optional<bool> use_direct_reads;
   std::optional<bool> mmap_read;
   std::optional<bool> mmap_write;
-  std::optional<uint64_t> recycle_log_file_num;    // 0 = off
-  std::optional<uint64_t> recycle_table_file_num;  // 0 = off
-  std::optional<uint64_t> bytes_per_sync;          // 0 = off
-  std::optional<uint64_t> wal_bytes_per_sync;      // 0 = off
+  std::optional<uint64_t> recycle_log_file_num;  // 0 = off
+  std::optional<uint64_t> recycle_table_bytes;   // 0 = off
+  std::optional<uint64_t> bytes_per_sync;        // 0 = off
+  std::optional<uint64_t> wal_bytes_per_sync;    // 0 = off
   std::optional<bool> use_direct_io_for_flush_and_compaction;
 
   // Reads: verify every block's checksum (ReadOptions::verify_checksums).

@@ -159,10 +159,10 @@ DEFINE_bool(mmap_write, false,
 DEFINE_uint64(recycle_log_file_num, 1,
               "Obsolete WALs kept and written over by new WALs; 0: off (not "
               "given: the engine's default; LevelDB takes only 0)");
-DEFINE_uint64(recycle_table_file_num, 4,
-              "Obsolete table files kept and written over by new tables; 0: "
-              "off (not given: the engine's default; LevelDB and RocksDB "
-              "take only 0)");
+DEFINE_uint64(recycle_table_bytes, 16 << 20,
+              "Bytes of obsolete table files kept and written over by new "
+              "tables; 0: off (not given: the engine's default; LevelDB and "
+              "RocksDB take only 0)");
 DEFINE_uint64(wal_bytes_per_sync, 0,
               "Start write-back of WAL data every this many bytes; 0: off "
               "(not given: the engine's default)");
@@ -491,7 +491,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(mmap_read, mmap_read, bool);
   DB_BENCH_MAP(mmap_write, mmap_write, bool);
   DB_BENCH_MAP(recycle_log_file_num, recycle_log_file_num, uint64_t);
-  DB_BENCH_MAP(recycle_table_file_num, recycle_table_file_num, uint64_t);
+  DB_BENCH_MAP(recycle_table_bytes, recycle_table_bytes, uint64_t);
   DB_BENCH_MAP(bytes_per_sync, bytes_per_sync, uint64_t);
   DB_BENCH_MAP(wal_bytes_per_sync, wal_bytes_per_sync, uint64_t);
   DB_BENCH_MAP(use_direct_io_for_flush_and_compaction,

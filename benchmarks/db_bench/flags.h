@@ -72,7 +72,7 @@ DECLARE_bool(verify_checksum);
 DECLARE_bool(mmap_read);
 DECLARE_bool(mmap_write);
 DECLARE_uint64(recycle_log_file_num);
-DECLARE_uint64(recycle_table_file_num);
+DECLARE_uint64(recycle_table_bytes);
 DECLARE_uint64(wal_bytes_per_sync);
 DECLARE_uint64(bytes_per_sync);
 DECLARE_uint64(long_scan_blocks);

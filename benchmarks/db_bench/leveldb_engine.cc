@@ -166,9 +166,8 @@ class LevelDBEngine : public Engine {
     if (c.recycle_log_file_num.value_or(0) > 0) {
       error("--recycle_log_file_num: LevelDB always creates a new log file");
     }
-    if (c.recycle_table_file_num.value_or(0) > 0) {
-      error(
-          "--recycle_table_file_num: LevelDB always creates a new table file");
+    if (c.recycle_table_bytes.value_or(0) > 0) {
+      error("--recycle_table_bytes: LevelDB always creates a new table file");
     }
     if (c.use_direct_io_for_flush_and_compaction.value_or(false)) {
       error(

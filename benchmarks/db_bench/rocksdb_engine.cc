@@ -435,9 +435,9 @@ class RocksDBEngine : public Engine {
           "--compaction_copy_blocks",
           "RocksDB rebuilds every block it compacts (false)");
     }
-    if (c.recycle_table_file_num.value_or(0) > 0) {
+    if (c.recycle_table_bytes.value_or(0) > 0) {
       return Status::InvalidArgument(
-          "--recycle_table_file_num",
+          "--recycle_table_bytes",
           "RocksDB always creates a new table file (0)");
     }
     if (c.flush_in_compaction.value_or("never") != "never") {

@@ -62,7 +62,7 @@ struct DirBytes {
   uint64_t table_bytes = 0;  // *.sst and *.ldb
   uint64_t log_bytes = 0;    // *.log
   // *.recycle: obsolete tables CascadeDB keeps to write new ones over
-  // (Options::recycle_table_file_num). Disk the engine holds, so counted
+  // (Options::recycle_table_bytes). Disk the engine holds, so counted
   // in the space amplification.
   uint64_t recycled_bytes = 0;
   uint64_t other_bytes = 0;  // MANIFEST, LOG, OPTIONS, ...

@@ -175,17 +175,20 @@ struct Options {
   // be told from the old bytes after it. 0 = off. Default: 1.
   size_t recycle_log_file_num = 1;
 
-  // Keep up to this many obsolete table files and write new tables (flush
-  // and compaction outputs) over them instead of deleting them and creating
-  // fresh files. A table written over an old one finds its disk blocks
-  // allocated and its pages cached, so the OS neither allocates, charges
-  // and frees a page-cache page per 4 KiB written, nor allocates the
-  // blocks and discards them again at the unlink (docs/performance.md,
-  // "Recycled table files"). A kept file is named NNNNNN.recycle, is not a
-  // table (Repair ignores it, the next Open deletes it) and is deleted by
-  // Close. Costs the disk space of the kept files, at most this many
-  // tables' worth. 0 = off. Default: 4.
-  size_t recycle_table_file_num = 4;
+  // Keep obsolete table files, up to this many bytes in all, and write new
+  // tables (flush and compaction outputs) over them instead of deleting
+  // them and creating fresh files. A table written over an old one finds
+  // its disk blocks allocated and its pages cached, so the OS neither
+  // allocates, charges and frees a page-cache page per 4 KiB written, nor
+  // allocates the blocks and discards them again at the unlink
+  // (docs/performance.md, "Recycled table files"). A table larger than
+  // this is never kept: the default keeps a few tables of the small sizes
+  // where the churn of files costs most (LevelDB's 2 MiB), and none of the
+  // default 64 MiB ones, whose disk space would cost more than the few
+  // percent it saves. A kept file is named NNNNNN.recycle, is not a table
+  // (Repair ignores it, the next Open deletes it) and is deleted by Close.
+  // 0 = off. Default: 16 MiB.
+  uint64_t recycle_table_bytes = 16ull << 20;
 
   // Start a new MANIFEST when the current one grows past this many bytes.
   // Default: 1 GiB. Range: >= 4 KiB.

@@ -424,7 +424,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.bytes_per_sync, FLAGS_bytes_per_sync);
   EXPECT_EQ(o.wal_bytes_per_sync, FLAGS_wal_bytes_per_sync);
   EXPECT_EQ(o.recycle_log_file_num, FLAGS_recycle_log_file_num);
-  EXPECT_EQ(o.recycle_table_file_num, FLAGS_recycle_table_file_num);
+  EXPECT_EQ(o.recycle_table_bytes, FLAGS_recycle_table_bytes);
   EXPECT_EQ(o.long_scan_blocks, FLAGS_long_scan_blocks);
   EXPECT_EQ(o.compaction_copy_blocks, FLAGS_compaction_copy_blocks);
   EXPECT_EQ(ReadOptions().verify_checksums, FLAGS_verify_checksum);
@@ -437,7 +437,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.bytes_per_sync.has_value());
   EXPECT_FALSE(unset.wal_bytes_per_sync.has_value());
   EXPECT_FALSE(unset.recycle_log_file_num.has_value());
-  EXPECT_FALSE(unset.recycle_table_file_num.has_value());
+  EXPECT_FALSE(unset.recycle_table_bytes.has_value());
   EXPECT_FALSE(unset.long_scan_blocks.has_value());
   EXPECT_FALSE(unset.cache_admit_on_second_miss.has_value());
   EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
@@ -451,7 +451,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
       Parse({"--write_buffer_size=4194304", "--bloom_bits=0",
              "--bytes_per_sync=65536", "--long_scan_blocks=0",
              "--wal_bytes_per_sync=4096", "--recycle_log_file_num=0",
-             "--recycle_table_file_num=0", "--cache_admit_on_second_miss=false",
+             "--recycle_table_bytes=0", "--cache_admit_on_second_miss=false",
              "--compaction_cpu_priority=idle", "--compaction_pri=4",
              "--flush_in_compaction=never", "--compaction_copy_blocks=false",
              "--verify_checksum=false"},
@@ -462,7 +462,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(65536u, set.bytes_per_sync.value_or(0));
   EXPECT_EQ(4096u, set.wal_bytes_per_sync.value_or(0));
   EXPECT_EQ(0u, set.recycle_log_file_num.value_or(9));
-  EXPECT_EQ(0u, set.recycle_table_file_num.value_or(9));
+  EXPECT_EQ(0u, set.recycle_table_bytes.value_or(9));
   EXPECT_EQ(0u, set.long_scan_blocks.value_or(99));
   EXPECT_FALSE(set.cache_admit_on_second_miss.value_or(true));
   EXPECT_EQ("idle", set.compaction_cpu_priority.value_or(""));

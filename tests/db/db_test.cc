@@ -862,7 +862,7 @@ class DBDeleteTest : public DBTest {
     options_.env = &env_;
     // Tables are deleted, not kept to be written over (the recycling has
     // tests of its own below).
-    options_.recycle_table_file_num = 0;
+    options_.recycle_table_bytes = 0;
   }
   ~DBDeleteTest() override { db_.reset(); }
 
@@ -1004,7 +1004,7 @@ void WriteRandomOpsWithModel(DB* db, uint32_t seed,
 TEST_F(DBTest, NewTablesAreWrittenOverRecycledObsoleteTables) {
   TableReuseCountingEnv env;
   options_.env = &env;
-  options_.recycle_table_file_num = 3;
+  options_.recycle_table_bytes = 200 << 10;  // about three tables
   Open();
   std::map<std::string, std::string> model;
   WriteRandomOpsWithModel(db_.get(), test::RandomSeed(), &model);
@@ -1014,7 +1014,14 @@ TEST_F(DBTest, NewTablesAreWrittenOverRecycledObsoleteTables) {
   EXPECT_GT(env.fresh.load(), 0);  // before any table was obsolete
   EXPECT_EQ(0, env.not_from_recycled.load());
   EXPECT_EQ(0, env.not_cut_at_sync.load());
-  EXPECT_LE(CountFiles(dir_.path(), ".recycle"), 3);
+  uint64_t kept_bytes = 0;
+  for (const std::string& name :
+       test::FilesWithSuffix(dir_.path(), ".recycle")) {
+    uint64_t size = 0;
+    ASSERT_OK(Env::Default()->GetFileSize(dir_.File(name), &size));
+    kept_bytes += size;
+  }
+  EXPECT_LE(kept_bytes, 200u << 10);
   auto check = [&] {
     for (int i = 0; i < 1500; ++i) {
       auto it = model.find(Key(i));
@@ -1044,7 +1051,7 @@ TEST_F(DBTest, NewTablesAreWrittenOverRecycledObsoleteTables) {
 TEST_F(DBTest, WithoutTableRecyclingEveryTableIsAFreshFile) {
   TableReuseCountingEnv env;
   options_.env = &env;
-  options_.recycle_table_file_num = 0;
+  options_.recycle_table_bytes = 0;
   Open();
   std::map<std::string, std::string> model;
   WriteRandomOpsWithModel(db_.get(), test::RandomSeed(), &model);

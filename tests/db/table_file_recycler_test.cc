@@ -43,16 +43,23 @@ class TableFileRecyclerTest : public testing::Test {
   test::TempDir dir_;
 };
 
-TEST_F(TableFileRecyclerTest, KeepsUpToItsCapacityUnderTheRecycleName) {
-  TableFileRecycler recycler(env_, dir_.path(), 2);
-  for (uint64_t n : {5, 6, 7}) MakeTable(n, "table");
+TEST_F(TableFileRecyclerTest, KeepsUpToItsBytesUnderTheRecycleName) {
+  TableFileRecycler recycler(env_, dir_.path(), 1000);
+  MakeTable(5, std::string(400, 't'));
+  MakeTable(6, std::string(500, 't'));
+  MakeTable(7, std::string(200, 't'));
+  MakeTable(8, std::string(2000, 't'));
+  MakeTable(9, std::string(100, 't'));
   Status s;
   EXPECT_TRUE(recycler.Keep(5, &s));
   EXPECT_OK(s);
   EXPECT_TRUE(recycler.Keep(6, &s));
-  EXPECT_FALSE(recycler.Keep(7, &s));  // full: the caller deletes it
+  EXPECT_FALSE(recycler.Keep(7, &s));  // 1100 > 1000: the caller deletes it
   EXPECT_OK(s);
-  EXPECT_EQ(2u, recycler.NumKept());
+  EXPECT_FALSE(recycler.Keep(8, &s));  // larger than all of it
+  EXPECT_TRUE(recycler.Keep(9, &s));   // exactly 1000
+  EXPECT_EQ(3u, recycler.NumKept());
+  EXPECT_EQ(1000u, recycler.KeptBytes());
   EXPECT_TRUE(env_->FileExists(Table(5)).IsNotFound());
   EXPECT_OK(env_->FileExists(Recycled(5)));
   EXPECT_OK(env_->FileExists(Recycled(6)));
@@ -60,10 +67,19 @@ TEST_F(TableFileRecyclerTest, KeepsUpToItsCapacityUnderTheRecycleName) {
   EXPECT_TRUE(recycler.IsKept(5));
   EXPECT_TRUE(recycler.IsKept(6));
   EXPECT_FALSE(recycler.IsKept(7));
+  // Taking one makes room again.
+  std::unique_ptr<WritableFile> file;
+  bool reused = false;
+  ASSERT_OK(recycler.NewTableFile(Table(20), EnvOptions(), &file, &reused));
+  EXPECT_TRUE(reused);
+  ASSERT_OK(file->Close());
+  EXPECT_EQ(600u, recycler.KeptBytes());
+  EXPECT_TRUE(recycler.Keep(7, &s));
+  EXPECT_EQ(800u, recycler.KeptBytes());
 }
 
 TEST_F(TableFileRecyclerTest, AMissingTableIsNotKeptAndTheErrorSaysWhy) {
-  TableFileRecycler recycler(env_, dir_.path(), 2);
+  TableFileRecycler recycler(env_, dir_.path(), 1 << 20);
   Status s;
   EXPECT_FALSE(recycler.Keep(9, &s));
   EXPECT_FALSE(s.ok());
@@ -72,7 +88,7 @@ TEST_F(TableFileRecyclerTest, AMissingTableIsNotKeptAndTheErrorSaysWhy) {
 }
 
 TEST_F(TableFileRecyclerTest, NewTablesAreWrittenOverTheOldestKeptFile) {
-  TableFileRecycler recycler(env_, dir_.path(), 4);
+  TableFileRecycler recycler(env_, dir_.path(), 1 << 20);
   MakeTable(5, std::string(50000, 'a'));
   MakeTable(6, std::string(50000, 'b'));
   const ino_t inode5 = Inode(Table(5));
@@ -110,7 +126,7 @@ TEST_F(TableFileRecyclerTest, NewTablesAreWrittenOverTheOldestKeptFile) {
 }
 
 TEST_F(TableFileRecyclerTest, AKeptFileGoneFromDiskGivesAFreshFile) {
-  TableFileRecycler recycler(env_, dir_.path(), 4);
+  TableFileRecycler recycler(env_, dir_.path(), 1 << 20);
   MakeTable(5, "old");
   Status s;
   ASSERT_TRUE(recycler.Keep(5, &s));
@@ -126,7 +142,7 @@ TEST_F(TableFileRecyclerTest, AKeptFileGoneFromDiskGivesAFreshFile) {
 }
 
 TEST_F(TableFileRecyclerTest, CloseHandsBackTheKeptFilesAndStopsKeeping) {
-  TableFileRecycler recycler(env_, dir_.path(), 4);
+  TableFileRecycler recycler(env_, dir_.path(), 1 << 20);
   for (uint64_t n : {5, 6, 7}) MakeTable(n, "table");
   Status s;
   ASSERT_TRUE(recycler.Keep(5, &s));
@@ -134,6 +150,7 @@ TEST_F(TableFileRecyclerTest, CloseHandsBackTheKeptFilesAndStopsKeeping) {
   const std::vector<std::string> kept = recycler.Close();
   EXPECT_EQ((std::vector<std::string>{Recycled(5), Recycled(6)}), kept);
   EXPECT_EQ(0u, recycler.NumKept());
+  EXPECT_EQ(0u, recycler.KeptBytes());
   EXPECT_FALSE(recycler.Keep(7, &s));
   EXPECT_OK(s);
   EXPECT_OK(env_->FileExists(Table(7)));
