@@ -21,6 +21,11 @@ bool TableFileRecycler::Keep(uint64_t number, Status* s) {
   uint64_t bytes = 0;
   *s = env_->GetFileSize(name, &bytes);
   if (!s->ok() || bytes > capacity_bytes_ - kept_bytes_) return false;
+  // Written over in place, a file linked elsewhere too (a checkpoint)
+  // would change there as well; it is deleted instead, which leaves the
+  // other link's bytes alone. An Env that cannot tell gets the same.
+  uint64_t links = 0;
+  if (!env_->NumFileLinks(name, &links).ok() || links != 1) return false;
   *s = env_->RenameFile(name, RecycledTableFileName(dbname_, number));
   if (!s->ok()) return false;
   kept_.push_back(Kept{number, bytes});

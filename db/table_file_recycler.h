@@ -42,7 +42,8 @@ class TableFileRecycler {
 
   // Table number is obsolete and no reader has it open (no Version names it
   // and the table cache has closed it). Renames it to NNNNNN.recycle and
-  // keeps it, if its bytes fit beside the kept ones and Close has not been
+  // keeps it, if its bytes fit beside the kept ones, no other directory
+  // entry links to it (Env::NumFileLinks says 1) and Close has not been
   // called. Returns false when it is not kept; *s then holds the error of
   // the size lookup or the rename, if that was the reason (the caller
   // deletes the table either way).

@@ -54,6 +54,11 @@ Status Env::ReuseWritableFile(const std::string& fname,
   return NewWritableFile(fname, result, options);
 }
 
+Status Env::NumFileLinks(const std::string& fname, uint64_t* count) {
+  *count = 0;
+  return Status::NotSupported(fname, "this Env cannot count a file's links");
+}
+
 Status Env::LowerThreadPoolCPUPriority(Priority /*pool*/, CpuPriority /*pri*/) {
   return Status::NotSupported("LowerThreadPoolCPUPriority",
                               "this Env cannot change thread priorities");

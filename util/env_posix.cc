@@ -1190,6 +1190,16 @@ class PosixEnv final : public Env {
     return Status::OK();
   }
 
+  Status NumFileLinks(const std::string& fname, uint64_t* count) override {
+    struct stat st;
+    if (::stat(fname.c_str(), &st) != 0) {
+      *count = 0;
+      return PosixError(fname, errno);
+    }
+    *count = static_cast<uint64_t>(st.st_nlink);
+    return Status::OK();
+  }
+
   Status RenameFile(const std::string& src,
                     const std::string& target) override {
     if (::rename(src.c_str(), target.c_str()) != 0) {

@@ -150,6 +150,13 @@ class Env {
 
   virtual Status GetFileSize(const std::string& fname, uint64_t* size) = 0;
 
+  // Stores how many directory entries name fname's file (its hard links).
+  // Whoever writes over a file in place (table recycling) leaves it alone
+  // unless this says 1: a hard link elsewhere (a checkpoint, a backup made
+  // with `cp -l`) would see the new bytes. The default answers
+  // NotSupported, which such callers take as "leave it alone".
+  virtual Status NumFileLinks(const std::string& fname, uint64_t* count);
+
   // Atomically replaces target with src (rename(2)). Durable only after
   // SyncDir on the directory.
   virtual Status RenameFile(const std::string& src,
@@ -437,6 +444,9 @@ class EnvWrapper : public Env {
   }
   Status GetFileSize(const std::string& f, uint64_t* s) override {
     return target_->GetFileSize(f, s);
+  }
+  Status NumFileLinks(const std::string& f, uint64_t* count) override {
+    return target_->NumFileLinks(f, count);
   }
   Status RenameFile(const std::string& s, const std::string& t) override {
     return target_->RenameFile(s, t);

@@ -184,9 +184,11 @@ struct Options {
   // (docs/performance.md, "Recycled table files"). A table larger than
   // this is never kept: the default keeps a few tables of the small sizes
   // where the churn of files costs most (LevelDB's 2 MiB), and none of the
-  // default 64 MiB ones, whose disk space would cost more than the few
-  // percent it saves. A kept file is named NNNNNN.recycle, is not a table
-  // (Repair ignores it, the next Open deletes it) and is deleted by Close.
+  // default 64 MiB ones, whose disk space bought no measurable speed
+  // (their compactions are mostly idle). A table with another hard link
+  // (a checkpoint's) is never kept. A kept file is named NNNNNN.recycle, is
+  // not a table (Repair ignores it, the next Open deletes it) and is
+  // deleted by Close.
   // 0 = off. Default: 16 MiB.
   uint64_t recycle_table_bytes = 16ull << 20;
 

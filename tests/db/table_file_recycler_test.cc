@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -76,6 +77,37 @@ TEST_F(TableFileRecyclerTest, KeepsUpToItsBytesUnderTheRecycleName) {
   EXPECT_EQ(600u, recycler.KeptBytes());
   EXPECT_TRUE(recycler.Keep(7, &s));
   EXPECT_EQ(800u, recycler.KeptBytes());
+}
+
+// A table linked elsewhere too (a checkpoint's hard link) is never written
+// over: the other name would see the new bytes. It is deleted instead.
+TEST_F(TableFileRecyclerTest, ATableWithAnotherLinkIsNotKept) {
+  TableFileRecycler recycler(env_, dir_.path(), 1 << 20);
+  MakeTable(5, "checkpointed table");
+  const std::string other = dir_.File("checkpoint-000005.sst");
+  ASSERT_EQ(0, ::link(Table(5).c_str(), other.c_str()));
+  Status s;
+  EXPECT_FALSE(recycler.Keep(5, &s));
+  EXPECT_OK(s);
+  EXPECT_OK(env_->FileExists(Table(5)));  // left for the caller to delete
+  EXPECT_EQ(0u, recycler.NumKept());
+  EXPECT_EQ("checkpointed table", Contents(other));
+}
+
+// An Env that cannot count links gets no table written over.
+TEST_F(TableFileRecyclerTest, AnEnvThatCannotCountLinksKeepsNothing) {
+  class NoLinkCountEnv : public EnvWrapper {
+   public:
+    NoLinkCountEnv() : EnvWrapper(Env::Default()) {}
+    Status NumFileLinks(const std::string& f, uint64_t* count) override {
+      return Env::NumFileLinks(f, count);  // the base: NotSupported
+    }
+  } env;
+  TableFileRecycler recycler(&env, dir_.path(), 1 << 20);
+  MakeTable(5, "table");
+  Status s;
+  EXPECT_FALSE(recycler.Keep(5, &s));
+  EXPECT_OK(env_->FileExists(Table(5)));
 }
 
 TEST_F(TableFileRecyclerTest, AMissingTableIsNotKeptAndTheErrorSaysWhy) {

@@ -606,6 +606,20 @@ TEST_F(EnvPosixTest, ReusedFileKeepsOldBytesThroughSyncByDefault) {
   EXPECT_EQ(100000u, RawContents(path).size());
 }
 
+TEST_F(EnvPosixTest, NumFileLinksCountsHardLinks) {
+  const std::string path = dir_.File("linked");
+  ASSERT_OK(WriteStringToFile(env_, "data", path));
+  uint64_t links = 0;
+  ASSERT_OK(env_->NumFileLinks(path, &links));
+  EXPECT_EQ(1u, links);
+  ASSERT_EQ(0, ::link(path.c_str(), dir_.File("other").c_str()));
+  ASSERT_OK(env_->NumFileLinks(path, &links));
+  EXPECT_EQ(2u, links);
+  Status s = env_->NumFileLinks(dir_.File("missing"), &links);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("missing")) << s.ToString();
+}
+
 TEST_F(EnvPosixTest, ReuseOfAMissingFileIsNotFoundNamingIt) {
   std::unique_ptr<WritableFile> file;
   Status s = env_->ReuseWritableFile(dir_.File("new"), dir_.File("missing"),
