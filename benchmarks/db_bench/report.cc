@@ -283,8 +283,7 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   j->Key("live_bytes").Opt(res.live_bytes);
   std::optional<double> amp;
   if (res.disk && res.live_bytes && *res.live_bytes > 0) {
-    amp = static_cast<double>(res.disk->table_bytes + res.disk->log_bytes +
-                              res.disk->recycled_bytes) /
+    amp = static_cast<double>(res.disk->SpaceBytes()) /
           static_cast<double>(*res.live_bytes);
   }
   j->Key("space_amp").Opt(amp);
@@ -473,8 +472,7 @@ std::string MemoryLine(const ResourceFigures& res) {
 
 std::string SpaceLine(const ResourceFigures& res) {
   if (!res.disk) return "n/a (database directory unreadable)";
-  const uint64_t on_disk =
-      res.disk->table_bytes + res.disk->log_bytes + res.disk->recycled_bytes;
+  const uint64_t on_disk = res.disk->SpaceBytes();
   std::string disk = MiB(on_disk) + (res.disk->recycled_bytes > 0
                                          ? " of .sst/.log/.recycle on disk"
                                          : " of .sst/.log on disk");

@@ -67,6 +67,12 @@ struct DirBytes {
   uint64_t recycled_bytes = 0;
   uint64_t other_bytes = 0;  // MANIFEST, LOG, OPTIONS, ...
   int table_files = 0;
+
+  // The bytes the space amplification counts: tables, WALs and kept
+  // tables.
+  uint64_t SpaceBytes() const {
+    return table_bytes + log_bytes + recycled_bytes;
+  }
 };
 // Sizes of the regular files directly in dir; empty if it is unreadable.
 std::optional<DirBytes> DatabaseDirBytes(const std::string& dir);

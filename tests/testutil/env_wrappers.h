@@ -1,9 +1,10 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // Envs for tests that watch the files a DB writes and reads: new files and
-// recycled WALs reach one hook (wrap them with util/writable_file_wrapper.h),
-// table creations can be held at a gate, and table opens and closes are
-// counted. CloseDBFirst closes a test's DB before such an Env goes.
+// recycled WALs and tables reach one hook (wrap them with
+// util/writable_file_wrapper.h), table creations can be held at a gate, and
+// table opens and closes are counted. CloseDBFirst closes a test's DB before
+// such an Env goes.
 
 #ifndef CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 #define CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
@@ -25,9 +26,9 @@
 namespace cascadedb {
 namespace test {
 
-// An EnvWrapper in which NewWritableFile and ReuseWritableFile (a WAL
-// written over a recycled one) both end in OnWritableFile, so a test Env
-// that watches the files a DB writes cannot miss a recycled WAL.
+// An EnvWrapper in which NewWritableFile and ReuseWritableFile (a WAL or
+// table written over a recycled file) both end in OnWritableFile, so a
+// test Env that watches the files a DB writes cannot miss a recycled one.
 class WritableFileHookEnv : public EnvWrapper {
  public:
   explicit WritableFileHookEnv(Env* target) : EnvWrapper(target) {}
