@@ -96,24 +96,61 @@ bool Compaction::IsBaseLevelForKey(const Slice& user_key) {
   return true;
 }
 
-bool Compaction::ShouldStopBefore(const Slice& internal_key) {
+bool Compaction::ShouldStopBefore(const Slice& internal_key,
+                                  uint64_t output_bytes) {
   const InternalKeyComparator& icmp = *vset_->icmp();
   // Count the grandparent files the output has gone past since it opened.
+  bool cut = false;
   while (grandparent_index_ < grandparents_.size() &&
          icmp.Compare(internal_key,
                       grandparents_[grandparent_index_]->largest.Encode()) >
              0) {
     if (seen_key_) {
       overlapped_bytes_ += grandparents_[grandparent_index_]->file_size;
+      boundaries_crossed_++;
+      cut = cut || CutDueAtBoundary(overlapped_bytes_, boundaries_crossed_,
+                                    output_bytes);
     }
     grandparent_index_++;
   }
   seen_key_ = true;
-  if (overlapped_bytes_ > MaxGrandParentOverlapBytes()) {
-    overlapped_bytes_ = 0;  // a new output starts here
-    return true;
+  if (cut) OutputClosed();  // a new output starts here
+  return cut;
+}
+
+bool Compaction::WouldCutWithin(const Slice& last_internal_key,
+                                uint64_t output_bytes) const {
+  if (!seen_key_) return false;  // no output yet: nothing to cut
+  const InternalKeyComparator& icmp = *vset_->icmp();
+  uint64_t overlapped = overlapped_bytes_;
+  uint64_t boundaries = boundaries_crossed_;
+  for (size_t i = grandparent_index_;
+       i < grandparents_.size() &&
+       icmp.Compare(last_internal_key, grandparents_[i]->largest.Encode()) > 0;
+       ++i) {
+    overlapped += grandparents_[i]->file_size;
+    boundaries++;
+    if (CutDueAtBoundary(overlapped, boundaries, output_bytes)) return true;
   }
   return false;
+}
+
+bool Compaction::CutDueAtBoundary(uint64_t overlapped_bytes,
+                                  uint64_t boundaries,
+                                  uint64_t output_bytes) const {
+  if (overlapped_bytes > MaxGrandParentOverlapBytes()) return true;
+  if (!align_outputs_ || output_bytes < max_output_file_size_ / 2) {
+    return false;
+  }
+  // The boundaries crossed so far predict the next one's distance; cut at
+  // this one if the next would come past the target.
+  const uint64_t spacing = output_bytes / boundaries;
+  return output_bytes + spacing > max_output_file_size_;
+}
+
+void Compaction::OutputClosed() {
+  overlapped_bytes_ = 0;
+  boundaries_crossed_ = 0;
 }
 
 uint64_t Compaction::TotalInputBytes() const {

@@ -124,11 +124,43 @@ class Compaction {
   // with user keys in ascending order (as the merge produces them).
   bool IsBaseLevelForKey(const Slice& user_key);
 
-  // True if the output file being written should be closed before
-  // internal_key, because the keys written to it since it was opened
-  // already overlap more than 10 x MaxOutputFileSize() bytes of
-  // grandparent files. Call it for every key, in order.
-  bool ShouldStopBefore(const Slice& internal_key);
+  // True if the output file being written (output_bytes long so far)
+  // should be closed before internal_key, which is the first key past the
+  // end of a grandparent file (a "boundary"), because
+  // - the keys written to it since it was opened now overlap more than
+  //   10 x MaxOutputFileSize() bytes of grandparent files; or
+  // - outputs are aligned (AlignsOutputs()), the output holds at least half
+  //   of MaxOutputFileSize(), and at the average spacing of the boundaries
+  //   it has crossed the next one would come past MaxOutputFileSize().
+  //   The output then ends where a grandparent file does, so a later
+  //   compaction of it into output_level() + 1 reads no grandparent file
+  //   it only grazes.
+  // Call it for every key, in order.
+  bool ShouldStopBefore(const Slice& internal_key, uint64_t output_bytes);
+
+  // True if ShouldStopBefore would cut somewhere after the last key given
+  // to it and up to last_internal_key, were it given a run of keys ending
+  // there one by one while the output holds output_bytes. Changes nothing.
+  // The job copies a stored block whole only when no such cut is due in
+  // it, so every cut falls on its boundary and not after the block.
+  bool WouldCutWithin(const Slice& last_internal_key,
+                      uint64_t output_bytes) const;
+
+  // Tells ShouldStopBefore that the job closed the output for another
+  // reason (its size): the next output's overlap starts from zero.
+  void OutputClosed();
+
+  // Whether outputs are cut at grandparent boundaries (see
+  // ShouldStopBefore): when there are grandparents and
+  // Options::align_compaction_outputs is set.
+  bool AlignsOutputs() const { return align_outputs_; }
+
+  // The size at which the job closes an output whatever its keys:
+  // MaxOutputFileSize(), or twice that when outputs are aligned (an output
+  // may run past its target to end at a grandparent boundary).
+  uint64_t OutputSizeLimit() const {
+    return align_outputs_ ? 2 * max_output_file_size_ : max_output_file_size_;
+  }
 
   // Bytes of all input files.
   uint64_t TotalInputBytes() const;
@@ -163,6 +195,12 @@ class Compaction {
     return 10 * max_output_file_size;
   }
 
+  // ShouldStopBefore's rules at a boundary, for an output of output_bytes
+  // that now overlaps overlapped_bytes of grandparents and has crossed
+  // `boundaries` of their ends.
+  bool CutDueAtBoundary(uint64_t overlapped_bytes, uint64_t boundaries,
+                        uint64_t output_bytes) const;
+
   VersionSet* const vset_;
   Version* const input_version_;
   const int level_;
@@ -179,11 +217,13 @@ class Compaction {
   bool released_ = false;
 
   // ShouldStopBefore's state: the grandparent file the keys have reached,
-  // whether any key was seen, and the grandparent bytes overlapped by the
-  // current output so far.
+  // whether any key was seen, the grandparent bytes overlapped by the
+  // current output so far, and the grandparent ends it has crossed.
   size_t grandparent_index_ = 0;
   bool seen_key_ = false;
   uint64_t overlapped_bytes_ = 0;
+  uint64_t boundaries_crossed_ = 0;
+  bool align_outputs_ = false;
 
   // IsBaseLevelForKey's cursor: per level, the index of the first file
   // whose largest user key may still be >= the keys asked about.

@@ -321,7 +321,7 @@ Status CompactionJob::AddEntry(const Slice& key, const Slice& value) {
       &new_user_key);
   // ShouldStopBefore tracks the grandparent overlap; it must see every
   // key in order, but a file is only cut between user keys.
-  if (c->ShouldStopBefore(key)) cut_requested_ = true;
+  if (c->ShouldStopBefore(key, OutputBytes())) cut_requested_ = true;
   if (new_user_key) {
     if (cut_requested_ && writer_->is_open()) {
       s = FinishOutput();
@@ -338,8 +338,17 @@ Status CompactionJob::AddEntry(const Slice& key, const Slice& value) {
     if (!s.ok()) return s;
   }
   writer_->Add(key, value);
-  if (writer_->FileSize() >= c->MaxOutputFileSize()) cut_requested_ = true;
+  if (writer_->FileSize() >= c->OutputSizeLimit()) RequestSizeCut();
   return Status::OK();
+}
+
+uint64_t CompactionJob::OutputBytes() const {
+  return writer_->is_open() ? writer_->FileSize() : 0;
+}
+
+void CompactionJob::RequestSizeCut() {
+  cut_requested_ = true;
+  compaction_->OutputClosed();
 }
 
 bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
@@ -360,18 +369,18 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
     }
   }
   Iterator* entries = lower->block_entries();
-  KeyBuffer last_user_key;
+  KeyBuffer last_key;
   SequenceNumber last_sequence = 0;
   uint64_t n = 0;
   bool copyable = true;
   for (; copyable && entries->Valid(); entries->Next()) {
     ParsedInternalKey ikey;
-    copyable =
-        ParseInternalKey(entries->key(), &ikey).ok() &&
-        ikey.type == kTypeValue &&
-        (n == 0 ? filter_->IsNewUserKey(ikey.user_key)
-                : ucmp_->Compare(ikey.user_key, last_user_key.slice()) != 0);
-    last_user_key.Assign(ikey.user_key);
+    copyable = ParseInternalKey(entries->key(), &ikey).ok() &&
+               ikey.type == kTypeValue &&
+               (n == 0 ? filter_->IsNewUserKey(ikey.user_key)
+                       : ucmp_->Compare(ikey.user_key,
+                                        ExtractUserKey(last_key.slice())) != 0);
+    last_key.Assign(entries->key());
     last_sequence = ikey.sequence;
     ++n;
   }
@@ -379,17 +388,24 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
   entries->SeekToFirst();  // where the entry-by-entry path expects it
   if (!copyable) return false;
 
+  // Outputs end exactly at grandparent boundaries: a block across one
+  // where a cut is due goes entry by entry.
+  if (c->WouldCutWithin(last_key.slice(), OutputBytes())) return false;
   // The cut rules of AddEntry: the block's first key is a new user key, so
-  // a cut due there is made before the block; one due inside it waits for
-  // the block's end (the next new user key).
-  if (c->ShouldStopBefore(entries->key())) cut_requested_ = true;
+  // a cut due there is made before the block; one due inside it (only the
+  // size's) waits for the block's end (the next new user key).
+  if (c->ShouldStopBefore(entries->key(), OutputBytes())) {
+    cut_requested_ = true;
+  }
   if (cut_requested_ && writer_->is_open()) {
     *s = FinishOutput();
     if (!s->ok()) return true;
   }
   cut_requested_ = false;
   for (entries->Next(); entries->Valid(); entries->Next()) {
-    if (c->ShouldStopBefore(entries->key())) cut_requested_ = true;
+    if (c->ShouldStopBefore(entries->key(), OutputBytes())) {
+      cut_requested_ = true;
+    }
   }
   if (!writer_->is_open()) {
     *s = writer_->Open(dbname_, new_file_number_(), table_options_);
@@ -397,11 +413,11 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
   }
   const Slice stored = lower->stored();
   writer_->AddStoredBlock(stored, entries);
-  filter_->NoteKept(last_user_key.slice(), last_sequence);
+  filter_->NoteKept(ExtractUserKey(last_key.slice()), last_sequence);
   stats_.input_records += n;
   ++stats_.copied_blocks;
   stats_.copied_bytes += stored.size();
-  if (writer_->FileSize() >= c->MaxOutputFileSize()) cut_requested_ = true;
+  if (writer_->FileSize() >= c->OutputSizeLimit()) RequestSizeCut();
   lower->SkipBlock();
   return true;
 }

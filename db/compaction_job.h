@@ -124,6 +124,11 @@ class CompactionJob {
   // failed (*s).
   bool TryCopyBlock(RunReader* lower, Iterator* upper, Status* s);
 
+  // The open output's size so far (0 when none is open).
+  uint64_t OutputBytes() const;
+  // Closes the output before the next user key because of its size.
+  void RequestSizeCut();
+
   // Finishes the open output (writer_) and adds it to outputs_; syncs the
   // oldest unsynced one when more than kMaxUnsyncedOutputs wait.
   Status FinishOutput();

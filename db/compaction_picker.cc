@@ -398,6 +398,8 @@ Compaction* CompactionPicker::Commit(Version* v, Candidate* c) {
   result->inputs_[0] = std::move(c->inputs[0]);
   result->inputs_[1] = std::move(c->inputs[1]);
   result->grandparents_ = std::move(c->grandparents);
+  result->align_outputs_ = vset_->options()->align_compaction_outputs &&
+                           !result->grandparents_.empty();
   result->smallest_ = c->smallest;
   result->largest_ = c->largest;
   for (auto& files : result->inputs_) {

@@ -172,6 +172,7 @@ class CascadeDBEngine : public Engine {
         "compaction_cpu_priority=" + compaction_cpu_priority_,
         "compaction_pri=" + std::string(CompactionPriName(o.compaction_pri)),
         "compaction_copy_blocks=" + u(o.compaction_copy_blocks),
+        "align_compaction_outputs=" + u(o.align_compaction_outputs),
         "flush_in_compaction=" +
             std::string(FlushInCompactionName(o.flush_in_compaction)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
@@ -369,6 +370,9 @@ class CascadeDBEngine : public Engine {
     }
     if (c.compaction_copy_blocks) {
       o->compaction_copy_blocks = *c.compaction_copy_blocks;
+    }
+    if (c.align_compaction_outputs) {
+      o->align_compaction_outputs = *c.align_compaction_outputs;
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;

@@ -51,6 +51,9 @@ struct EngineConfig {
   std::optional<int> compaction_pri;
   // Compactions copy unchanged blocks whole (Options::compaction_copy_blocks).
   std::optional<bool> compaction_copy_blocks;
+  // Compaction outputs end at the grandparents' file boundaries
+  // (Options::align_compaction_outputs).
+  std::optional<bool> align_compaction_outputs;
   // The compaction threads' CPU priority: normal, low or idle.
   std::optional<std::string> compaction_cpu_priority;
   // Who flushes while a compaction runs: auto, never or always

@@ -115,6 +115,11 @@ DEFINE_bool(compaction_copy_blocks, true,
             "unchanged out whole (Options::compaction_copy_blocks; not "
             "given: the engine's default; LevelDB and RocksDB take only "
             "false)");
+DEFINE_bool(align_compaction_outputs, true,
+            "Compactions end output files where files of the level below "
+            "end (Options::align_compaction_outputs; RocksDB's "
+            "level_compaction_dynamic_file_size; not given: the engine's "
+            "default; LevelDB takes only false)");
 DEFINE_string(compaction_cpu_priority, "normal",
               "CPU priority of the compaction threads: normal, low (nice 19) "
               "or idle (SCHED_IDLE); see docs/tuning.md (not given: normal; "
@@ -464,6 +469,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(max_subcompactions, max_subcompactions, int);
   DB_BENCH_MAP(compaction_pri, compaction_pri, int);
   DB_BENCH_MAP(compaction_copy_blocks, compaction_copy_blocks, bool);
+  DB_BENCH_MAP(align_compaction_outputs, align_compaction_outputs, bool);
   DB_BENCH_MAP(level0_slowdown_writes_trigger, level0_slowdown_writes_trigger,
                int);
   DB_BENCH_MAP(level0_stop_writes_trigger, level0_stop_writes_trigger, int);

@@ -183,6 +183,11 @@ class LevelDBEngine : public Engine {
           "--compaction_copy_blocks: LevelDB rebuilds every block it "
           "compacts (false)");
     }
+    if (c.align_compaction_outputs.value_or(false)) {
+      error(
+          "--align_compaction_outputs: LevelDB cuts compaction outputs at "
+          "their size and grandparent overlap only (false)");
+    }
     if (c.flush_in_compaction.value_or("always") != "always") {
       error("--flush_in_compaction=" + *c.flush_in_compaction +
             ": LevelDB's one background thread always flushes between a "

@@ -435,6 +435,9 @@ class RocksDBEngine : public Engine {
           "--compaction_copy_blocks",
           "RocksDB rebuilds every block it compacts (false)");
     }
+    if (c.align_compaction_outputs) {
+      o->level_compaction_dynamic_file_size = *c.align_compaction_outputs;
+    }
     if (c.recycle_table_bytes.value_or(0) > 0) {
       return Status::InvalidArgument(
           "--recycle_table_bytes",

@@ -290,6 +290,17 @@ struct Options {
   // Default: true.
   bool compaction_copy_blocks = true;
 
+  // A compaction ends its output files where files of the level below its
+  // output level end (a "grandparent boundary"), when one comes once an
+  // output holds at least half of its target size and before the next
+  // boundary would carry it past the target. An output with no boundary in
+  // reach may grow to twice its target. A later compaction of such a file
+  // then reads only the files below that its keys fall into, not one more
+  // at each end that it merely grazes. Outputs to a level with nothing
+  // below it are cut at their target size as before. RocksDB 7.8+ does the
+  // same (level_compaction_dynamic_file_size). Default: true.
+  bool align_compaction_outputs = true;
+
   // Never start compactions on their own (CompactRange still works); for
   // experiments and bulk loads. Default: false.
   bool disable_auto_compactions = false;

@@ -427,6 +427,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.recycle_table_bytes, FLAGS_recycle_table_bytes);
   EXPECT_EQ(o.long_scan_blocks, FLAGS_long_scan_blocks);
   EXPECT_EQ(o.compaction_copy_blocks, FLAGS_compaction_copy_blocks);
+  EXPECT_EQ(o.align_compaction_outputs, FLAGS_align_compaction_outputs);
   EXPECT_EQ(ReadOptions().verify_checksums, FLAGS_verify_checksum);
   EXPECT_EQ(o.block_cache_admit_on_second_miss,
             FLAGS_cache_admit_on_second_miss);
@@ -443,6 +444,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.compaction_cpu_priority.has_value());
   EXPECT_FALSE(unset.compaction_pri.has_value());
   EXPECT_FALSE(unset.compaction_copy_blocks.has_value());
+  EXPECT_FALSE(unset.align_compaction_outputs.has_value());
   EXPECT_FALSE(unset.verify_checksums.has_value());
   EXPECT_FALSE(unset.flush_in_compaction.has_value());
   std::string error;
@@ -454,7 +456,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
              "--recycle_table_bytes=0", "--cache_admit_on_second_miss=false",
              "--compaction_cpu_priority=idle", "--compaction_pri=4",
              "--flush_in_compaction=never", "--compaction_copy_blocks=false",
-             "--verify_checksum=false"},
+             "--align_compaction_outputs=false", "--verify_checksum=false"},
             &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -469,6 +471,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(4, set.compaction_pri.value_or(0));
   EXPECT_EQ("never", set.flush_in_compaction.value_or(""));
   EXPECT_FALSE(set.compaction_copy_blocks.value_or(true));
+  EXPECT_FALSE(set.align_compaction_outputs.value_or(true));
   EXPECT_FALSE(set.verify_checksums.value_or(true));
 }
 

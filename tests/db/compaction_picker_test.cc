@@ -693,12 +693,116 @@ TEST_F(CompactionPickerTest, ShouldStopBeforeCutsAtGrandparentOverlap) {
   EXPECT_EQ(15u, c->grandparents().size());
   EXPECT_EQ(100u, c->MaxOutputFileSize());
   auto stop = [c](const char* key) {
-    return c->ShouldStopBefore(InternalKey(key, 1, kTypeValue).Encode());
+    // An empty output: the alignment rule (tested below) never cuts one.
+    return c->ShouldStopBefore(InternalKey(key, 1, kTypeValue).Encode(), 0);
   };
   EXPECT_FALSE(stop("a"));
   EXPECT_FALSE(stop("g05c"));  // 600 bytes overlapped
   EXPECT_TRUE(stop("g10c"));   // 1100 > 10 x 100
   EXPECT_FALSE(stop("g11c"));  // a new output: 100
+}
+
+// Grandparents g00..g14, each ending at "gNNb"; the L1 file over them all
+// is compacted into L2. Outputs target 100 bytes.
+class AlignedOutputsTest : public CompactionPickerTest {
+ protected:
+  Compaction* PickOverGrandparents(bool align) {
+    options_.align_compaction_outputs = align;
+    Add(1, 11, "a", "z", 1500);
+    for (int i = 0; i < 15; i++) {
+      char lo[16];
+      char hi[16];
+      std::snprintf(lo, sizeof(lo), "g%02da", i);
+      std::snprintf(hi, sizeof(hi), "g%02db", i);
+      Add(3, 30 + i, lo, hi, 10);
+    }
+    Install();
+    Compaction* c = Pick();
+    if (c != nullptr) {
+      EXPECT_EQ(2, c->output_level());
+    }
+    return c;
+  }
+
+  static std::string Key(const char* user_key) {
+    return InternalKey(user_key, 1, kTypeValue).Encode().ToString();
+  }
+};
+
+TEST_F(AlignedOutputsTest, OutputsEndAtBoundariesOnceHalfFull) {
+  Compaction* c = PickOverGrandparents(true);
+  ASSERT_NE(nullptr, c);
+  EXPECT_TRUE(c->AlignsOutputs());
+  EXPECT_EQ(200u, c->OutputSizeLimit());  // may run past 100 to a boundary
+  EXPECT_FALSE(c->ShouldStopBefore(Key("a"), 0));
+  // Past g00's end with 40 bytes: under half the target, no cut.
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g01a"), 40));
+  // Past g01's end with 60 bytes: two boundaries 30 bytes apart, so the
+  // next is due at ~90, within the target: go on.
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g02a"), 60));
+  // Inside g02: no boundary, whatever the size.
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g02aa"), 150));
+  // Past g02's end with 80 bytes: the next (~27 on) would pass 100: cut.
+  EXPECT_TRUE(c->ShouldStopBefore(Key("g03a"), 80));
+  // A new output: its counts start again.
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g04a"), 10));
+  Done(c);
+}
+
+TEST_F(AlignedOutputsTest, SparseBoundariesCutAtTheFirstPastHalf) {
+  Compaction* c = PickOverGrandparents(true);
+  ASSERT_NE(nullptr, c);
+  EXPECT_FALSE(c->ShouldStopBefore(Key("a"), 0));
+  // The first boundary the output meets, at 55 bytes: one boundary in 55
+  // bytes predicts the next past 100.
+  EXPECT_TRUE(c->ShouldStopBefore(Key("g01a"), 55));
+  // And one met only past the target is cut at too.
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g01aa"), 0));
+  EXPECT_TRUE(c->ShouldStopBefore(Key("g02a"), 170));
+  Done(c);
+}
+
+TEST_F(AlignedOutputsTest, WouldCutWithinChangesNothing) {
+  Compaction* c = PickOverGrandparents(true);
+  ASSERT_NE(nullptr, c);
+  // Before any key there is no output to cut.
+  EXPECT_FALSE(c->WouldCutWithin(Key("g05a"), 90));
+  EXPECT_FALSE(c->ShouldStopBefore(Key("a"), 0));
+  // A run ending inside g00 crosses nothing.
+  EXPECT_FALSE(c->WouldCutWithin(Key("g00aa"), 90));
+  // A run ending past g00's end: a cut is due there with 90 bytes, not
+  // with 40; asking twice gives the same answer.
+  EXPECT_TRUE(c->WouldCutWithin(Key("g00c"), 90));
+  EXPECT_TRUE(c->WouldCutWithin(Key("g00c"), 90));
+  EXPECT_FALSE(c->WouldCutWithin(Key("g00c"), 40));
+  // ShouldStopBefore agrees, key by key.
+  EXPECT_TRUE(c->ShouldStopBefore(Key("g00c"), 90));
+  Done(c);
+}
+
+TEST_F(AlignedOutputsTest, OffCutsOnlyAtSizeAndOverlap) {
+  Compaction* c = PickOverGrandparents(false);
+  ASSERT_NE(nullptr, c);
+  EXPECT_FALSE(c->AlignsOutputs());
+  EXPECT_EQ(100u, c->OutputSizeLimit());
+  EXPECT_FALSE(c->ShouldStopBefore(Key("a"), 0));
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g01a"), 55));
+  EXPECT_FALSE(c->ShouldStopBefore(Key("g03a"), 99));
+  EXPECT_FALSE(c->WouldCutWithin(Key("g05a"), 99));
+  Done(c);
+}
+
+TEST_F(CompactionPickerTest, NoGrandparentsNoAlignment) {
+  options_.align_compaction_outputs = true;
+  Add(1, 11, "a", "z", 1500);
+  Add(2, 21, "b", "c", 10);
+  Install();
+  Compaction* c = Pick();
+  ASSERT_NE(nullptr, c);
+  EXPECT_TRUE(c->grandparents().empty());
+  EXPECT_FALSE(c->AlignsOutputs());
+  EXPECT_EQ(100u, c->OutputSizeLimit());
+  Done(c);
 }
 
 TEST_F(CompactionPickerTest, OutputCompressionFollowsTheOptions) {

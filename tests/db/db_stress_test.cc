@@ -569,10 +569,12 @@ TEST_F(DBStressTest, ReadersSeeWholeRoundsWithConcurrentMemtableWrites) {
 }
 
 // The other paths through the engine: skip-list memtables, entries
-// compacted one by one (no block copies), no compression, round-robin picks.
+// compacted one by one (no block copies), outputs cut at their size only,
+// no compression, round-robin picks.
 TEST_F(DBStressTest, ReadersSeeWholeRoundsOnTheOtherPaths) {
   options_.memtable_rep = MemTableRep::kSkipList;
   options_.compaction_copy_blocks = false;
+  options_.align_compaction_outputs = false;
   options_.compression = kNoCompression;
   options_.compaction_pri = CompactionPri::kRoundRobin;
   Run();

@@ -39,6 +39,9 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_TRUE(o.block_cache_admit_on_second_miss);
   // Not in DESIGN.md's list (docs/design/20261126-compaction-block-copy.md).
   EXPECT_TRUE(o.compaction_copy_blocks);
+  // Not in DESIGN.md's list
+  // (docs/design/20261127-aligned-compaction-outputs.md).
+  EXPECT_TRUE(o.align_compaction_outputs);
   EXPECT_EQ(1u << 20, o.writable_file_max_buffer_size);
   EXPECT_EQ(64ull << 30, o.soft_pending_compaction_bytes_limit);
   EXPECT_EQ(256ull << 30, o.hard_pending_compaction_bytes_limit);
