@@ -86,8 +86,10 @@ class Compaction {
   const InternalKey& smallest() const { return smallest_; }
   const InternalKey& largest() const { return largest_; }
 
-  // Output files are cut once they reach this size:
+  // The target size of output files:
   // target_file_size_base * target_file_size_multiplier^(output_level - 1).
+  // They are cut at OutputSizeLimit() at the latest, and may end sooner at
+  // a grandparent boundary (ShouldStopBefore).
   uint64_t MaxOutputFileSize() const { return max_output_file_size_; }
 
   // The compression for output files: bottommost_compression when set and

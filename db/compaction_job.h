@@ -5,8 +5,10 @@
 // pool without the DB mutex: the inputs are marked being_compacted and the
 // input Version is referenced by the Compaction. Entries hidden from every
 // snapshot, and deletions with nothing left to hide, are dropped
-// (ObsoleteEntryFilter). Output files are cut at MaxOutputFileSize() and
-// where the overlap with the next level would grow too large, always
+// (ObsoleteEntryFilter). Output files are cut at their size
+// (Compaction::OutputSizeLimit()), where the overlap with the next level
+// would grow too large, and, with Options::align_compaction_outputs, where
+// a file of the next level ends (Compaction::ShouldStopBefore), always
 // between two user keys, so one user key never spans two files of a level.
 // A finished output is synced a few files later (or when Run ends), so the
 // device writes it while the merge goes on; every output is synced, and
