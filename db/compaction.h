@@ -127,10 +127,10 @@ class Compaction {
   bool IsBaseLevelForKey(const Slice& user_key);
 
   // True if the output file being written (output_bytes long so far)
-  // should be closed before internal_key, which is the first key past the
-  // end of a grandparent file (a "boundary"), because
-  // - the keys written to it since it was opened now overlap more than
-  //   10 x MaxOutputFileSize() bytes of grandparent files; or
+  // should be closed before internal_key. Only a key that is the first
+  // past the end of a grandparent file (a "boundary") closes one, when
+  // - the keys written to the output since it was opened now overlap more
+  //   than 10 x MaxOutputFileSize() bytes of grandparent files; or
   // - outputs are aligned (AlignsOutputs()), the output holds at least half
   //   of MaxOutputFileSize(), and at the average spacing of the boundaries
   //   it has crossed the next one would come past MaxOutputFileSize().
