@@ -98,21 +98,7 @@ bool Compaction::IsBaseLevelForKey(const Slice& user_key) {
 
 bool Compaction::ShouldStopBefore(const Slice& internal_key,
                                   uint64_t output_bytes) {
-  const InternalKeyComparator& icmp = *vset_->icmp();
-  // Count the grandparent files the output has gone past since it opened.
-  bool cut = false;
-  while (grandparent_index_ < grandparents_.size() &&
-         icmp.Compare(internal_key,
-                      grandparents_[grandparent_index_]->largest.Encode()) >
-             0) {
-    if (seen_key_) {
-      overlapped_bytes_ += grandparents_[grandparent_index_]->file_size;
-      boundaries_crossed_++;
-      cut = cut || CutDueAtBoundary(overlapped_bytes_, boundaries_crossed_,
-                                    output_bytes);
-    }
-    grandparent_index_++;
-  }
+  const bool cut = AdvanceBoundaries(internal_key, output_bytes, &boundary_);
   seen_key_ = true;
   if (cut) OutputClosed();  // a new output starts here
   return cut;
@@ -120,19 +106,29 @@ bool Compaction::ShouldStopBefore(const Slice& internal_key,
 
 bool Compaction::WouldCutWithin(const Slice& last_internal_key,
                                 uint64_t output_bytes) const {
-  if (!seen_key_) return false;  // no output yet: nothing to cut
+  BoundaryCursor cursor = boundary_;
+  return AdvanceBoundaries(last_internal_key, output_bytes, &cursor);
+}
+
+bool Compaction::AdvanceBoundaries(const Slice& internal_key,
+                                   uint64_t output_bytes,
+                                   BoundaryCursor* cursor) const {
   const InternalKeyComparator& icmp = *vset_->icmp();
-  uint64_t overlapped = overlapped_bytes_;
-  uint64_t boundaries = boundaries_crossed_;
-  for (size_t i = grandparent_index_;
-       i < grandparents_.size() &&
-       icmp.Compare(last_internal_key, grandparents_[i]->largest.Encode()) > 0;
-       ++i) {
-    overlapped += grandparents_[i]->file_size;
-    boundaries++;
-    if (CutDueAtBoundary(overlapped, boundaries, output_bytes)) return true;
+  // Count the grandparent files the output has gone past since it opened
+  // (none before the first key: no output is open yet).
+  bool cut = false;
+  while (cursor->index < grandparents_.size() &&
+         icmp.Compare(internal_key,
+                      grandparents_[cursor->index]->largest.Encode()) > 0) {
+    if (seen_key_) {
+      cursor->overlapped_bytes += grandparents_[cursor->index]->file_size;
+      cursor->crossed++;
+      cut = cut || CutDueAtBoundary(cursor->overlapped_bytes, cursor->crossed,
+                                    output_bytes);
+    }
+    cursor->index++;
   }
-  return false;
+  return cut;
 }
 
 bool Compaction::CutDueAtBoundary(uint64_t overlapped_bytes,
@@ -149,8 +145,8 @@ bool Compaction::CutDueAtBoundary(uint64_t overlapped_bytes,
 }
 
 void Compaction::OutputClosed() {
-  overlapped_bytes_ = 0;
-  boundaries_crossed_ = 0;
+  boundary_.overlapped_bytes = 0;
+  boundary_.crossed = 0;
 }
 
 uint64_t Compaction::TotalInputBytes() const {

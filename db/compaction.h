@@ -197,6 +197,23 @@ class Compaction {
     return 10 * max_output_file_size;
   }
 
+  // Where the keys given to ShouldStopBefore have got among the
+  // grandparents: the first file whose end they have not passed, and the
+  // grandparent bytes and ends the current output has gone past.
+  struct BoundaryCursor {
+    size_t index = 0;
+    uint64_t overlapped_bytes = 0;
+    uint64_t crossed = 0;
+  };
+
+  // Moves *cursor past the grandparent files that end before internal_key
+  // and returns whether a cut is due at one of those ends
+  // (CutDueAtBoundary). Counts nothing before the first key
+  // (seen_key_). ShouldStopBefore moves the real cursor, WouldCutWithin a
+  // copy.
+  bool AdvanceBoundaries(const Slice& internal_key, uint64_t output_bytes,
+                         BoundaryCursor* cursor) const;
+
   // ShouldStopBefore's rules at a boundary, for an output of output_bytes
   // that now overlaps overlapped_bytes of grandparents and has crossed
   // `boundaries` of their ends.
@@ -218,13 +235,10 @@ class Compaction {
   bool bottommost_ = false;
   bool released_ = false;
 
-  // ShouldStopBefore's state: the grandparent file the keys have reached,
-  // whether any key was seen, the grandparent bytes overlapped by the
-  // current output so far, and the grandparent ends it has crossed.
-  size_t grandparent_index_ = 0;
+  // ShouldStopBefore's state: where the keys are among the grandparents,
+  // and whether any key was seen.
+  BoundaryCursor boundary_;
   bool seen_key_ = false;
-  uint64_t overlapped_bytes_ = 0;
-  uint64_t boundaries_crossed_ = 0;
   bool align_outputs_ = false;
 
   // IsBaseLevelForKey's cursor: per level, the index of the first file

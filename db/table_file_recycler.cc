@@ -15,17 +15,23 @@ TableFileRecycler::TableFileRecycler(Env* env, std::string dbname,
 
 bool TableFileRecycler::Keep(uint64_t number, Status* s) {
   *s = Status::OK();
+  {
+    MutexLock l(&mu_);
+    if (closed_) return false;
+  }
   const std::string name = TableFileName(dbname_, number);
-  MutexLock l(&mu_);
-  if (closed_) return false;
+  // The file's own facts are looked up without the lock, which
+  // NewTableFile (on a flush or compaction thread) also takes.
   uint64_t bytes = 0;
   *s = env_->GetFileSize(name, &bytes);
-  if (!s->ok() || bytes > capacity_bytes_ - kept_bytes_) return false;
+  if (!s->ok() || bytes > capacity_bytes_) return false;
   // Written over in place, a file linked elsewhere too (a checkpoint)
   // would change there as well; it is deleted instead, which leaves the
   // other link's bytes alone. An Env that cannot tell gets the same.
   uint64_t links = 0;
   if (!env_->NumFileLinks(name, &links).ok() || links != 1) return false;
+  MutexLock l(&mu_);
+  if (closed_ || bytes > capacity_bytes_ - kept_bytes_) return false;
   *s = env_->RenameFile(name, RecycledTableFileName(dbname_, number));
   if (!s->ok()) return false;
   kept_.push_back(Kept{number, bytes});
