@@ -31,7 +31,9 @@
 // last append until Close cuts the file to its true size. Where fallocate
 // is not supported the file falls back to write(2). A helper thread maps
 // the next region while the current one fills, so a region switch costs
-// the append that makes it almost nothing.
+// the append that makes it almost nothing. A closed file's regions stay
+// mapped (MappingPark), so writing the same file again (a recycled WAL)
+// takes no page faults.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -51,6 +53,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
@@ -404,11 +407,128 @@ ThreadPool* RegionPreparer() {
   return pool;
 }
 
+// A mapped stretch of a file written through mmap: [offset, offset + size)
+// of the file at base.
+struct MappedRegion {
+  uint64_t offset = 0;
+  size_t size = 0;
+  char* base = nullptr;
+};
+
+void UnmapRegions(const std::vector<MappedRegion>& regions) {
+  for (const MappedRegion& r : regions) ::munmap(r.base, r.size);
+}
+
+// The mappings of closed mmap-written files, kept for the files' reuse.
+//
+// A recycled WAL is written again from offset 0 through the same regions
+// (their offsets and sizes follow one fixed sequence). A new mapping of a
+// region costs a write fault per page (256 for 1 MiB) when it is touched
+// in, and unmapping it makes the other CPUs flush their TLBs; a mapping
+// kept from the file's last use still has its page-table entries, so its
+// pages take no fault while they stay dirty (until writeback cleans them).
+// PosixMmapWritableFile parks its regions here at Close, keyed by the
+// file's device and inode (rename keeps both), and takes them back when
+// the same file is opened for writing through mmap again.
+//
+// A parked mapping keeps its file's blocks allocated after an unlink, so
+// RemoveFile and RenameFile (over an existing target) drop the file's
+// mappings first, and the park holds at most kMaxParkedBytes: beyond that,
+// the longest-parked files' mappings are unmapped. Past the cut that Close
+// makes, a parked region maps no file pages (no access until the next user
+// reserves them again). Process-wide, never destroyed, like the helper.
+class MappingPark {
+ public:
+  static constexpr size_t kMaxParkedBytes = 32 << 20;
+
+  static MappingPark* Get() {
+    static MappingPark* const park = new MappingPark;
+    return park;
+  }
+
+  // Keeps a closed file's regions (in file order), unmapping those of the
+  // longest-parked files while more than kMaxParkedBytes are parked.
+  void Park(dev_t dev, ino_t ino, std::vector<MappedRegion> regions) {
+    if (regions.empty()) return;
+    File file{dev, ino, std::move(regions), 0};
+    for (const MappedRegion& r : file.regions) file.bytes += r.size;
+    std::vector<MappedRegion> evicted;
+    {
+      MutexLock l(&mu_);
+      RemoveLocked(dev, ino, &evicted);  // an older parking of the file
+      bytes_ += file.bytes;
+      files_.push_back(std::move(file));
+      while (bytes_ > kMaxParkedBytes) {
+        File& oldest = files_.front();
+        bytes_ -= oldest.bytes;
+        evicted.insert(evicted.end(), oldest.regions.begin(),
+                       oldest.regions.end());
+        files_.pop_front();
+      }
+      count_.store(files_.size(), std::memory_order_relaxed);
+    }
+    UnmapRegions(evicted);
+  }
+
+  // The file's parked regions, in file order (none if it has none); they
+  // are the caller's from here on.
+  std::vector<MappedRegion> Take(dev_t dev, ino_t ino) {
+    std::vector<MappedRegion> regions;
+    if (count_.load(std::memory_order_relaxed) == 0) return regions;
+    MutexLock l(&mu_);
+    RemoveLocked(dev, ino, &regions);
+    count_.store(files_.size(), std::memory_order_relaxed);
+    return regions;
+  }
+
+  // Unmaps the parked regions of the file at path, if any: called before
+  // it is unlinked or replaced.
+  void Drop(const std::string& path) {
+    if (count_.load(std::memory_order_relaxed) == 0) return;
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return;
+    UnmapRegions(Take(st.st_dev, st.st_ino));
+  }
+
+  // Bytes of mappings parked now.
+  size_t ParkedBytes() {
+    MutexLock l(&mu_);
+    return bytes_;
+  }
+
+ private:
+  struct File {
+    dev_t dev;
+    ino_t ino;
+    std::vector<MappedRegion> regions;
+    size_t bytes;
+  };
+
+  // Moves the file's regions, if parked, to the end of *out.
+  void RemoveLocked(dev_t dev, ino_t ino, std::vector<MappedRegion>* out)
+      REQUIRES(mu_) {
+    for (auto it = files_.begin(); it != files_.end(); ++it) {
+      if (it->dev == dev && it->ino == ino) {
+        out->insert(out->end(), it->regions.begin(), it->regions.end());
+        bytes_ -= it->bytes;
+        files_.erase(it);
+        return;
+      }
+    }
+  }
+
+  Mutex mu_;
+  std::deque<File> files_ GUARDED_BY(mu_);  // longest-parked first
+  size_t bytes_ GUARDED_BY(mu_) = 0;
+  std::atomic<size_t> count_{0};  // files_.size(), read without mu_
+};
+
 // A file written through a shared mapping (see the file comment).
 //
 // Region switches happen off the writer's path. While the writer fills
-// region k, the RegionPreparer thread unmaps region k-1, and reserves and
-// maps region k+1 and reads it into the page cache (MADV_WILLNEED), so
+// region k, the RegionPreparer thread reserves and maps region k+1 (or
+// reserves the one parked from the file's last use: MappingPark) and reads
+// it into the page cache (MADV_WILLNEED), so
 // reaching the end of a region is a pointer swap. Done by the writer, the
 // same work cost the append that crossed into a new region 0.3-0.5 ms,
 // one append in ~1000 with 1 KiB records: the first write fault on a fresh
@@ -420,10 +540,15 @@ ThreadPool* RegionPreparer() {
 // and the preparer's touches meet harmlessly. The writer never waits for
 // that step: only unmapping a region (the next job, Cancel) waits for its
 // populating to end.
+//
+// Filled regions stay mapped, up to kMaxKeptBytes of them (beyond, the
+// preparer unmaps region k-1 as it maps k+1), and Close parks them with the
+// last one for the file's reuse.
 class PosixMmapWritableFile final : public WritableFile {
  public:
   static constexpr size_t kFirstRegion = 64 << 10;
   static constexpr size_t kMaxRegion = 1 << 20;
+  static constexpr size_t kMaxKeptBytes = 16 << 20;
 
   PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
       : fname_(std::move(fname)),
@@ -435,14 +560,26 @@ class PosixMmapWritableFile final : public WritableFile {
     if (fd_ >= 0) Close().IgnoreError();  // errors are lost, as documented
   }
 
-  // Reserves and maps the first region, and starts preparing the next.
-  // NotSupported (no fallocate here) tells the caller to fall back to
-  // write(2).
+  // Reserves and maps the first region (taking back the file's parked
+  // regions, if any), and starts preparing the next. NotSupported (no
+  // fallocate here) tells the caller to fall back to write(2).
   Status Init() {
+    struct stat st;
+    if (::fstat(fd_, &st) == 0) {
+      parkable_ = true;
+      dev_ = st.st_dev;
+      ino_ = st.st_ino;
+      old_size_ = static_cast<uint64_t>(st.st_size);
+      for (const MappedRegion& r : MappingPark::Get()->Take(dev_, ino_)) {
+        parked_.push_back(r);
+      }
+    }
     Region first;
     first.offset = 0;
     first.size = kFirstRegion;
-    MapRegion(fd_, fname_, &first);
+    char* const reuse = TakeParked(first.offset, first.size);
+    first.prefetch = PrefetchBytes(first.offset, first.size);
+    MapRegion(fd_, fname_, &first, reuse);
     if (!first.status.ok()) return first.status;
     region_ = first.base;
     region_size_ = first.size;
@@ -487,15 +624,25 @@ class PosixMmapWritableFile final : public WritableFile {
     // The preparer must be done with the file before it is cut and closed:
     // a reservation after the ftruncate would grow the file again.
     Status s = prep_->Cancel();
-    Status u = Unmap(fname_, region_, region_size_);
-    region_ = nullptr;
-    if (s.ok()) s = u;
     // Drop the reserved zeros after the last append.
     if (::ftruncate(fd_, static_cast<off_t>(size)) != 0 && s.ok()) {
       s = PosixError(fname_ + ": ftruncate", errno);
     }
     if (::close(fd_) != 0 && s.ok()) s = PosixError(fname_ + ": close", errno);
     fd_ = -1;
+    // The mappings outlive the descriptor: parked for the file's reuse.
+    if (region_ != nullptr) {
+      kept_.push_back({region_offset_, region_size_, region_});
+      region_ = nullptr;
+    }
+    UnmapRegions({parked_.begin(), parked_.end()});  // left unused
+    parked_.clear();
+    if (parkable_) {
+      MappingPark::Get()->Park(dev_, ino_, std::move(kept_));
+    } else {
+      UnmapRegions(kept_);
+    }
+    kept_.clear();
     return s;
   }
 
@@ -504,6 +651,10 @@ class PosixMmapWritableFile final : public WritableFile {
   struct Region {
     uint64_t offset = 0;
     size_t size = 0;
+    // Bytes from the start worth bringing in ahead of the writer (read
+    // into the page cache, touched in): all of a new mapping; of a parked
+    // one, what lay before the file's old end (see PrefetchBytes).
+    size_t prefetch = 0;
     char* base = nullptr;  // nullptr unless status is OK
     Status status;
   };
@@ -516,10 +667,13 @@ class PosixMmapWritableFile final : public WritableFile {
         : fname_(std::move(fname)), fd_(fd) {}
 
     // Queues the unmapping of `old` (may be nullptr) and the reservation
-    // and mapping of [offset, offset + size).
+    // and mapping of [offset, offset + size): through `reuse`, a mapping
+    // of exactly that stretch parked from the file's last use, if not
+    // nullptr (it is then the preparation's to map or unmap).
     // REQUIRES: nothing pending (Take or Cancel since the last Start).
     static void Start(const std::shared_ptr<Preparation>& prep, char* old,
-                      size_t old_size, uint64_t offset, size_t size) {
+                      size_t old_size, uint64_t offset, size_t size,
+                      char* reuse, size_t prefetch) {
       {
         MutexLock l(&prep->mu_);
         assert(prep->state_ == State::kIdle);
@@ -529,6 +683,8 @@ class PosixMmapWritableFile final : public WritableFile {
         prep->next_ = Region();
         prep->next_.offset = offset;
         prep->next_.size = size;
+        prep->next_.prefetch = prefetch;
+        prep->reuse_ = reuse;
         prep->mapped_ = false;
       }
       Schedule(prep);
@@ -555,8 +711,11 @@ class PosixMmapWritableFile final : public WritableFile {
       Claim(/*wait_for_populate=*/true);
       Status s = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
       old_ = nullptr;
-      // next_.base is nullptr unless Map() mapped it.
+      // next_.base is nullptr unless Map() mapped it; reuse_ unless it
+      // has not run.
       Status n = PosixMmapWritableFile::Unmap(fname_, next_.base, next_.size);
+      if (n.ok()) n = PosixMmapWritableFile::Unmap(fname_, reuse_, next_.size);
+      reuse_ = nullptr;
       next_ = Region();
       mapped_ = false;
       return s.ok() ? n : s;
@@ -599,7 +758,7 @@ class PosixMmapWritableFile final : public WritableFile {
           MutexLock l(&prep->mu_);
           if (prep->next_.base != nullptr) {
             base = prep->next_.base;
-            size = prep->next_.size;
+            size = prep->next_.prefetch;
             prep->populating_ = base;
           }
           prep->state_ = State::kIdle;
@@ -644,11 +803,13 @@ class PosixMmapWritableFile final : public WritableFile {
       Status unmapped = PosixMmapWritableFile::Unmap(fname_, old_, old_size_);
       old_ = nullptr;
       if (unmapped.ok()) {
-        MapRegion(fd_, fname_, &next_);
+        MapRegion(fd_, fname_, &next_, reuse_);
       } else {
+        PosixMmapWritableFile::Unmap(fname_, reuse_, next_.size).IgnoreError();
         next_.base = nullptr;
         next_.status = unmapped;
       }
+      reuse_ = nullptr;  // consumed either way
       mapped_ = true;
     }
 
@@ -664,7 +825,8 @@ class PosixMmapWritableFile final : public WritableFile {
     char* old_ = nullptr;  // a finished region to unmap
     size_t old_size_ = 0;
     Region next_;
-    bool mapped_ = false;  // Map() ran for next_ (maybe failing)
+    char* reuse_ = nullptr;  // next_'s parked mapping, until Map() runs
+    bool mapped_ = false;    // Map() ran for next_ (maybe failing)
   };
 
   Status ClosedError() const {
@@ -690,36 +852,72 @@ class PosixMmapWritableFile final : public WritableFile {
     return PosixError(fname + ": munmap", errno);
   }
 
-  // Reserves [region->offset, + region->size) on disk and maps it.
-  // NotSupported if the filesystem cannot fallocate.
-  static void MapRegion(int fd, const std::string& fname, Region* region) {
+  // Reserves [region->offset, + region->size) on disk and maps it, through
+  // `reuse` if not nullptr (a parked mapping of exactly that stretch, which
+  // is unmapped if the reservation fails). NotSupported if the filesystem
+  // cannot fallocate.
+  static void MapRegion(int fd, const std::string& fname, Region* region,
+                        char* reuse) {
     region->base = nullptr;
     if (::fallocate(fd, 0, static_cast<off_t>(region->offset),
                     static_cast<off_t>(region->size)) != 0) {
+      const int err = errno;
+      Unmap(fname, reuse, region->size).IgnoreError();
       region->status =
-          (errno == EOPNOTSUPP || errno == ENOSYS)
-              ? Status::NotSupported(fname + ": fallocate", ErrnoText(errno))
-              : PosixError(fname + ": fallocate", errno);
+          (err == EOPNOTSUPP || err == ENOSYS)
+              ? Status::NotSupported(fname + ": fallocate", ErrnoText(err))
+              : PosixError(fname + ": fallocate", err);
       return;
     }
-    void* base = ::mmap(nullptr, region->size, PROT_READ | PROT_WRITE,
-                        MAP_SHARED, fd, static_cast<off_t>(region->offset));
+    void* base =
+        reuse != nullptr
+            ? reuse
+            : ::mmap(nullptr, region->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     fd, static_cast<off_t>(region->offset));
     if (base == MAP_FAILED) {
       region->status = PosixError(fname + ": mmap", errno);
       return;
     }
     region->base = static_cast<char*>(base);
     region->status = Status::OK();
-    // Bring the whole region into the page cache now (no I/O: the extent
-    // is unwritten), rather than on the first write's fault. Best effort.
-    ::madvise(base, region->size, MADV_WILLNEED);
+    // Bring the region (its prefetch part) into the page cache now (no
+    // I/O: the extent is unwritten or cached), rather than on the first
+    // write's fault. Best effort.
+    ::madvise(base, region->prefetch, MADV_WILLNEED);
   }
 
   // Starts preparing the region after the current one; `old` is unmapped
   // first.
   void SchedulePreparation(char* old, size_t old_size) {
-    Preparation::Start(prep_, old, old_size, region_offset_ + region_size_,
-                       std::min(region_size_ * 2, kMaxRegion));
+    const uint64_t offset = region_offset_ + region_size_;
+    const size_t size = std::min(region_size_ * 2, kMaxRegion);
+    char* const reuse = TakeParked(offset, size);
+    Preparation::Start(prep_, old, old_size, offset, size, reuse,
+                       PrefetchBytes(offset, size));
+  }
+
+  // Region::prefetch for [offset, offset + size): all of it in a new file.
+  // A file written over (a recycled WAL) seldom outgrows its last use, so
+  // only its part before the old end is brought in: those pages are cached
+  // (and, through a parked mapping, mostly mapped already). Pages past the
+  // old end would be allocated and zeroed here only to be cut again at
+  // Close; the writer faults them in if it gets there.
+  size_t PrefetchBytes(uint64_t offset, size_t size) const {
+    if (old_size_ == 0) return size;
+    if (offset >= old_size_) return 0;
+    return static_cast<size_t>(std::min<uint64_t>(size, old_size_ - offset));
+  }
+
+  // The parked mapping of exactly [offset, offset + size), or nullptr.
+  // Parked regions before offset, or of another size there, are unmapped.
+  char* TakeParked(uint64_t offset, size_t size) {
+    while (!parked_.empty() && parked_.front().offset <= offset) {
+      const MappedRegion r = parked_.front();
+      parked_.pop_front();
+      if (r.offset == offset && r.size == size) return r.base;
+      ::munmap(r.base, r.size);
+    }
+    return nullptr;
   }
 
   // Moves the write position to the start of the prepared next region and
@@ -731,8 +929,13 @@ class PosixMmapWritableFile final : public WritableFile {
       SchedulePreparation(nullptr, 0);
       return next.status;
     }
-    char* const old = region_;
+    char* old = region_;
     const size_t old_size = region_size_;
+    if (kept_bytes_ + old_size <= kMaxKeptBytes) {
+      kept_.push_back({region_offset_, old_size, old});
+      kept_bytes_ += old_size;
+      old = nullptr;  // stays mapped
+    }
     region_ = next.base;
     region_offset_ = next.offset;
     region_size_ = next.size;
@@ -750,6 +953,15 @@ class PosixMmapWritableFile final : public WritableFile {
   size_t pos_ = 0;             // bytes appended into the region
   uint64_t range_synced_ = 0;  // end of the range passed to sync_file_range
   const std::shared_ptr<Preparation> prep_;
+  // Filled regions kept mapped (in file order), parked by Close.
+  std::vector<MappedRegion> kept_;
+  size_t kept_bytes_ = 0;
+  // Regions parked from the file's last use, not yet taken (file order).
+  std::deque<MappedRegion> parked_;
+  bool parkable_ = false;  // dev_, ino_ and old_size_ are known
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
+  uint64_t old_size_ = 0;  // the file's size when opened
 };
 
 class PosixWritableFile final : public WritableFile {
@@ -1159,6 +1371,7 @@ class PosixEnv final : public Env {
   }
 
   Status RemoveFile(const std::string& fname) override {
+    MappingPark::Get()->Drop(fname);  // its blocks go with it
     if (::unlink(fname.c_str()) != 0) return PosixError(fname, errno);
     return Status::OK();
   }
@@ -1202,6 +1415,7 @@ class PosixEnv final : public Env {
 
   Status RenameFile(const std::string& src,
                     const std::string& target) override {
+    MappingPark::Get()->Drop(target);  // replaced, if it exists
     if (::rename(src.c_str(), target.c_str()) != 0) {
       return PosixError(src + ": rename to " + target, errno);
     }

@@ -458,10 +458,14 @@ struct Options {
   // power loss keeps only what a sync (WriteOptions::sync, SyncWAL) made
   // durable, as before. Saves the system call that was 40% of a small
   // unsynced write (docs/performance.md). The live WAL holds up to 1 MiB
-  // of reserved zeros after its last record until it is closed. Falls back
-  // to write(2) where the filesystem cannot fallocate. Applies to the WAL
-  // only: SSTs are written in large chunks already. Default: true (RocksDB:
-  // false; see docs/design/20261123-mmap-reads.md).
+  // of reserved zeros after its last record until it is closed. Up to
+  // 16 MiB of each WAL stays mapped while it is written, and the mappings
+  // of closed WALs (32 MiB at most, process-wide) are kept for their reuse
+  // (recycle_log_file_num); mapped pages count in the process's RSS
+  // (docs/design/20261127-parked-wal-mappings.md). Falls back to write(2)
+  // where the filesystem cannot fallocate. Applies to the WAL only: SSTs
+  // are written in large chunks already. Default: true (RocksDB: false;
+  // see docs/design/20261123-mmap-reads.md).
   bool allow_mmap_writes = true;
 
   // Write flush and compaction output with O_DIRECT. Default: false.

@@ -408,6 +408,138 @@ TEST_F(EnvPosixTest, MmapFilesCloseExactlyAtAndAroundRegionEnds) {
   }
 }
 
+#if defined(__linux__)
+// Bytes of this process's mappings of the file at path, from
+// /proc/self/maps (a mapping of an unlinked file is listed with
+// " (deleted)" after its path, and counts too).
+uint64_t MappedBytesOf(const std::string& path) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  uint64_t bytes = 0;
+  while (std::getline(maps, line)) {
+    const size_t slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string name = line.substr(slash);
+    if (name != path && name != path + " (deleted)") continue;
+    unsigned long long begin = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx", &begin, &end) == 2) {
+      bytes += end - begin;
+    }
+  }
+  return bytes;
+}
+
+long MinorFaults() {
+  struct rusage usage;
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// A file written through mmap keeps its mappings after Close, and a reuse
+// of the same file (a recycled WAL) writes through them: its pages take no
+// fault. Each round writes a different size (shorter and longer than the
+// last) with its own bytes, and reads back exactly those.
+TEST_F(EnvPosixTest, MmapReuseWritesThroughTheParkedMappings) {
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const size_t kRecord = 1040;  // a 1 KiB value's WAL record, about
+  const std::vector<size_t> records = {4100, 4100, 1500, 4100, 5200, 2300};
+  std::string previous;
+  size_t previous_size = 0;
+  long first_faults = 0;
+  for (size_t round = 0; round < records.size(); ++round) {
+    SCOPED_TRACE(round);
+    const std::string path = dir_.File("wal-" + std::to_string(round));
+    std::string data(records[round] * kRecord, '\0');
+    for (size_t off = 0; off < data.size(); off += 8) {
+      const uint64_t word = off ^ (uint64_t{round} << 48);
+      std::memcpy(&data[off], &word, 8);
+    }
+    const long faults_before = MinorFaults();
+    std::unique_ptr<WritableFile> file;
+    if (previous.empty()) {
+      ASSERT_OK(env_->NewWritableFile(path, &file, options));
+    } else {
+      const uint64_t parked = MappedBytesOf(previous);
+      // All of the last file (a few regions) stays mapped.
+      ASSERT_GE(parked, previous_size) << "closed, yet not kept mapped";
+      ASSERT_OK(env_->ReuseWritableFile(path, previous, &file, options));
+      // The same mappings, now under the new name.
+      EXPECT_EQ(parked, MappedBytesOf(path));
+    }
+    for (size_t off = 0; off < data.size(); off += kRecord) {
+      ASSERT_OK(file->Append(Slice(data.data() + off, kRecord)));
+    }
+    ASSERT_OK(file->Close());
+    const long faults = MinorFaults() - faults_before;
+    if (round == 0) first_faults = faults;
+    if (round == 1) {
+      // The same size again: every page was mapped and dirty already
+      // (4 MiB is over 1000 pages, which a new file faults in).
+      EXPECT_GT(first_faults, 1000);
+      EXPECT_LT(faults, 64) << "against " << first_faults << " when new";
+    }
+    EXPECT_EQ(data.size(), RawSize(path));
+    EXPECT_TRUE(RawContents(path) == data) << "wrong bytes read back";
+    previous = path;
+    previous_size = data.size();
+  }
+  // A file opened afresh (truncated) over a parked one is written right too.
+  std::unique_ptr<WritableFile> file = NewWritable(previous, options);
+  ASSERT_NE(nullptr, file);
+  ASSERT_OK(file->Append("fresh"));
+  ASSERT_OK(file->Close());
+  EXPECT_EQ("fresh", RawContents(previous));
+  ASSERT_OK(env_->RemoveFile(previous));
+  EXPECT_EQ(0u, MappedBytesOf(previous));
+}
+
+// A parked mapping would keep an unlinked file's blocks: removing the file,
+// or renaming another over it, unmaps it first.
+TEST_F(EnvPosixTest, ParkedMappingsGoWithTheirFile) {
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const std::string chunk(256 << 10, 'p');
+  const std::string a = dir_.File("parked-a");
+  const std::string b = dir_.File("parked-b");
+  for (const std::string& path : {a, b}) {
+    std::unique_ptr<WritableFile> file = NewWritable(path, options);
+    for (int i = 0; i < 8; ++i) ASSERT_OK(file->Append(chunk));
+    ASSERT_OK(file->Close());
+    EXPECT_GE(MappedBytesOf(path), 2u << 20) << path;
+  }
+  ASSERT_OK(env_->RemoveFile(a));
+  EXPECT_EQ(0u, MappedBytesOf(a));
+  ASSERT_OK(WriteStringToFile(env_, "replacement", a));
+  ASSERT_OK(env_->RenameFile(a, b));  // b's old inode is unlinked
+  EXPECT_EQ(0u, MappedBytesOf(b));
+  EXPECT_EQ("replacement", RawContents(b));
+}
+
+// Closed files keep at most 16 MiB of their regions each and 32 MiB in
+// all; the files closed last keep theirs.
+TEST_F(EnvPosixTest, ParkedMappingsStayUnderTheirCaps) {
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  const std::string chunk(1 << 20, 'c');
+  std::vector<std::string> paths;
+  for (int f = 0; f < 4; ++f) {
+    paths.push_back(dir_.File("capped-" + std::to_string(f)));
+    std::unique_ptr<WritableFile> file = NewWritable(paths.back(), options);
+    for (int i = 0; i < 20; ++i) ASSERT_OK(file->Append(chunk));
+    // Past 16 MiB, passed regions are unmapped as the file grows.
+    EXPECT_LE(MappedBytesOf(paths.back()), (16u + 2) << 20);
+    ASSERT_OK(file->Close());
+  }
+  uint64_t total = 0;
+  for (const std::string& path : paths) total += MappedBytesOf(path);
+  EXPECT_LE(total, 32u << 20);
+  EXPECT_GE(MappedBytesOf(paths.back()), 16u << 20);
+  EXPECT_EQ(0u, MappedBytesOf(paths.front()));
+  for (const std::string& path : paths) ASSERT_OK(env_->RemoveFile(path));
+}
+#endif
+
 TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
   const std::string path = dir_.File("buffered");
   auto file = NewWritable(path, EnvOptions());  // 1 MiB buffer
