@@ -161,7 +161,7 @@ DEFINE_bool(mmap_read, false,
             "Read SSTs through mmap (not given: the engine's default)");
 DEFINE_bool(mmap_write, false,
             "Write the WAL through mmap (not given: the engine's default)");
-DEFINE_uint64(recycle_log_file_num, 1,
+DEFINE_uint64(recycle_log_file_num, 2,
               "Obsolete WALs kept and written over by new WALs; 0: off (not "
               "given: the engine's default; LevelDB takes only 0)");
 DEFINE_uint64(recycle_table_bytes, 16 << 20,

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -477,6 +478,43 @@ TEST_F(DBRecoveryTest, CrashWithRecycledWalsLosesNothing) {
       EXPECT_EQ(kv.second, value) << kv.first;
     }
   }
+}
+
+// With the default recycle_log_file_num, two WALs that go obsolete before
+// the next switch (two memtables flushed in a row, as when writes wait at
+// the memtable limit) are both kept, and the next two WALs are written
+// over them. With room for one, the second would be deleted.
+TEST_F(DBRecoveryTest, DefaultsKeepTwoWalsThatGoObsoleteTogether) {
+  HeldTablesEnv env;
+  options_.env = &env;
+  options_.max_write_buffer_number = 4;  // two memtables wait, unstalled
+  ASSERT_OK(TryOpen());
+  env.Hold(true);
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_OK(db_->Put(WriteOptions(), "held" + std::to_string(round), "v"));
+    ASSERT_OK(db_->Flush(no_wait));  // a new WAL; the flush is held
+  }
+  const std::vector<std::string> held = Files(".log");
+  ASSERT_EQ(3u, held.size()) << "two WALs of held flushes and the live one";
+  env.Hold(false);
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(held, Files(".log")) << "both obsolete WALs kept";
+  const std::set<uint64_t> kept = {Inode(dir_.File(held[0])),
+                                   Inode(dir_.File(held[1]))};
+  std::set<uint64_t> reused;
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_OK(db_->Put(WriteOptions(), "next" + std::to_string(round), "v"));
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    reused.insert(Inode(dir_.File(Files(".log").back())));
+  }
+  EXPECT_EQ(kept, reused);
+  ASSERT_OK(TryOpen());
+  for (const char* key : {"held0", "held1", "next0", "next1"}) {
+    EXPECT_EQ("v", Get(key)) << key;
+  }
+  db_.reset();  // before env goes
 }
 
 TEST(DBRecoveryChild, KilledProcessWriter) {

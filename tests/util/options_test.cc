@@ -43,6 +43,10 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   // (docs/design/20261127-aligned-compaction-outputs.md).
   EXPECT_TRUE(o.align_compaction_outputs);
   EXPECT_EQ(1u << 20, o.writable_file_max_buffer_size);
+  // Not in DESIGN.md's list (docs/design/20261126-wal-recycling.md,
+  // docs/design/20261127-table-file-recycling.md).
+  EXPECT_EQ(2u, o.recycle_log_file_num);
+  EXPECT_EQ(16ull << 20, o.recycle_table_bytes);
   EXPECT_EQ(64ull << 30, o.soft_pending_compaction_bytes_limit);
   EXPECT_EQ(256ull << 30, o.hard_pending_compaction_bytes_limit);
   EXPECT_EQ(16ull << 20, o.delayed_write_rate);
