@@ -415,7 +415,9 @@ struct MappedRegion {
   char* base = nullptr;
 };
 
-void UnmapRegions(const std::vector<MappedRegion>& regions) {
+// Best effort: a parked or kept region is no one's once it is dropped.
+template <typename Regions>
+void UnmapRegions(const Regions& regions) {
   for (const MappedRegion& r : regions) ::munmap(r.base, r.size);
 }
 
@@ -488,12 +490,6 @@ class MappingPark {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return;
     UnmapRegions(Take(st.st_dev, st.st_ino));
-  }
-
-  // Bytes of mappings parked now.
-  size_t ParkedBytes() {
-    MutexLock l(&mu_);
-    return bytes_;
   }
 
  private:
@@ -570,9 +566,9 @@ class PosixMmapWritableFile final : public WritableFile {
       dev_ = st.st_dev;
       ino_ = st.st_ino;
       old_size_ = static_cast<uint64_t>(st.st_size);
-      for (const MappedRegion& r : MappingPark::Get()->Take(dev_, ino_)) {
-        parked_.push_back(r);
-      }
+      const std::vector<MappedRegion> parked =
+          MappingPark::Get()->Take(dev_, ino_);
+      parked_.assign(parked.begin(), parked.end());
     }
     Region first;
     first.offset = 0;
@@ -635,7 +631,7 @@ class PosixMmapWritableFile final : public WritableFile {
       kept_.push_back({region_offset_, region_size_, region_});
       region_ = nullptr;
     }
-    UnmapRegions({parked_.begin(), parked_.end()});  // left unused
+    UnmapRegions(parked_);  // left unused
     parked_.clear();
     if (parkable_) {
       MappingPark::Get()->Park(dev_, ino_, std::move(kept_));
