@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "util/key_buffer.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -17,11 +18,17 @@ namespace {
 // user key, whose key and value are then copied into saved_key_ and
 // saved_value_ (the entries are visited oldest first, so the newest visible
 // one is only known once the previous user key is reached).
+//
+// A forward scan copies each user key it passes into saved_key_, to hide
+// the key's older entries that follow; saved_key_ is a KeyBuffer, so that
+// copy is one inline memcpy, and user keys under the bytewise comparator
+// are compared inline.
 class DBIter : public Iterator {
  public:
   DBIter(const Comparator* ucmp, Iterator* iter, SequenceNumber sequence,
          ReadSampler* sampler, uint32_t seed)
       : ucmp_(ucmp),
+        bytewise_(ucmp == BytewiseComparator()),
         iter_(iter),
         sequence_(sequence),
         sampler_(sampler),
@@ -33,7 +40,7 @@ class DBIter : public Iterator {
   Slice key() const override {
     assert(valid_);
     return direction_ == kForward ? ExtractUserKey(iter_->key())
-                                  : Slice(saved_key_);
+                                  : saved_key_.slice();
   }
 
   Slice value() const override {
@@ -62,9 +69,10 @@ class DBIter : public Iterator {
   void Seek(const Slice& target) override {
     direction_ = kForward;
     ClearSaved();
-    AppendInternalKey(&saved_key_,
+    seek_key_.clear();
+    AppendInternalKey(&seek_key_,
                       ParsedInternalKey(target, sequence_, kValueTypeForSeek));
-    iter_->Seek(saved_key_);
+    iter_->Seek(seek_key_);
     FindNextUserEntry(false);
   }
 
@@ -73,9 +81,9 @@ class DBIter : public Iterator {
     ClearSaved();
     // (target, 0, kTypeDeletion) is the last internal key of user key
     // target, so this lands on the last entry with a user key <= target.
-    AppendInternalKey(&saved_key_, ParsedInternalKey(target, 0, kTypeDeletion));
-    iter_->SeekForPrev(saved_key_);
-    saved_key_.clear();
+    seek_key_.clear();
+    AppendInternalKey(&seek_key_, ParsedInternalKey(target, 0, kTypeDeletion));
+    iter_->SeekForPrev(seek_key_);
     FindPrevUserEntry();
   }
 
@@ -90,8 +98,7 @@ class DBIter : public Iterator {
         iter_->SeekToFirst();
       }
     } else {
-      saved_key_.assign(ExtractUserKey(iter_->key()).data(),
-                        ExtractUserKey(iter_->key()).size());
+      saved_key_.Assign(ExtractUserKey(iter_->key()));
       iter_->Next();
     }
     // Skip the remaining (older) entries of the current user key.
@@ -102,8 +109,7 @@ class DBIter : public Iterator {
     assert(valid_);
     if (direction_ == kForward) {
       // Step back over every entry of the current user key.
-      saved_key_.assign(ExtractUserKey(iter_->key()).data(),
-                        ExtractUserKey(iter_->key()).size());
+      saved_key_.Assign(ExtractUserKey(iter_->key()));
       for (;;) {
         iter_->Prev();
         if (!iter_->Valid()) {
@@ -111,7 +117,7 @@ class DBIter : public Iterator {
           ClearSaved();
           return;
         }
-        if (ucmp_->Compare(ExtractUserKey(iter_->key()), saved_key_) < 0) {
+        if (CompareUser(ExtractUserKey(iter_->key()), saved_key_.slice()) < 0) {
           break;
         }
       }
@@ -143,11 +149,24 @@ class DBIter : public Iterator {
     saved_value_.clear();
   }
 
+  int CompareUser(const Slice& a, const Slice& b) const {
+    return bytewise_ ? a.compare(b) : ucmp_->Compare(a, b);
+  }
+
   // Parses iter_->key(); on a malformed key records the error and makes the
   // iterator invalid.
   bool ParseCurrent(ParsedInternalKey* ikey) {
     if (sampler_ != nullptr) MaybeSample();
-    Status s = ParseInternalKey(iter_->key(), ikey);
+    const Slice key = iter_->key();
+    if (key.size() >= kInternalKeyTrailerSize) {  // inline: the usual case
+      const uint64_t trailer = ExtractTrailer(key);
+      ikey->user_key = ExtractUserKey(key);
+      ikey->sequence = trailer >> 8;
+      ikey->type = static_cast<ValueType>(trailer & 0xff);
+      if (IsSupportedValueType(ikey->type)) return true;
+    }
+    // Malformed: ParseInternalKey says how.
+    Status s = ParseInternalKey(key, ikey);
     if (!s.ok()) {
       status_ = s;
       valid_ = false;
@@ -166,9 +185,10 @@ class DBIter : public Iterator {
       if (!ParseCurrent(&ikey)) return;
       if (ikey.sequence <= sequence_) {
         if (ikey.type == kTypeDeletion) {
-          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          saved_key_.Assign(ikey.user_key);
           skipping = true;
-        } else if (!skipping || ucmp_->Compare(ikey.user_key, saved_key_) > 0) {
+        } else if (!skipping ||
+                   CompareUser(ikey.user_key, saved_key_.slice()) > 0) {
           valid_ = true;
           saved_key_.clear();
           return;
@@ -189,14 +209,14 @@ class DBIter : public Iterator {
       if (!ParseCurrent(&ikey)) return;
       if (ikey.sequence <= sequence_) {
         if (value_type != kTypeDeletion &&
-            ucmp_->Compare(ikey.user_key, saved_key_) < 0) {
+            CompareUser(ikey.user_key, saved_key_.slice()) < 0) {
           break;  // saved_key_ has a live newest version: that is the entry
         }
         value_type = ikey.type;
         if (value_type == kTypeDeletion) {
           ClearSaved();
         } else {
-          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          saved_key_.Assign(ikey.user_key);
           Slice v = iter_->value();
           saved_value_.assign(v.data(), v.size());
         }
@@ -213,11 +233,13 @@ class DBIter : public Iterator {
   }
 
   const Comparator* const ucmp_;
+  const bool bytewise_;  // ucmp_ is BytewiseComparator()
   const std::unique_ptr<Iterator> iter_;
   const SequenceNumber sequence_;
   Status status_;
-  std::string saved_key_;
+  KeyBuffer saved_key_;
   std::string saved_value_;
+  std::string seek_key_;  // a seek's internal-key target
   Direction direction_ = kForward;
   bool valid_ = false;
   ReadSampler* const sampler_;
