@@ -22,7 +22,7 @@ namespace {
 // A forward scan copies each user key it passes into saved_key_, to hide
 // the key's older entries that follow; saved_key_ is a KeyBuffer, so that
 // copy is one inline memcpy, and user keys under the bytewise comparator
-// are compared inline.
+// are compared inline (as ParseInternalKey decodes).
 class DBIter : public Iterator {
  public:
   DBIter(const Comparator* ucmp, Iterator* iter, SequenceNumber sequence,
@@ -157,16 +157,7 @@ class DBIter : public Iterator {
   // iterator invalid.
   bool ParseCurrent(ParsedInternalKey* ikey) {
     if (sampler_ != nullptr) MaybeSample();
-    const Slice key = iter_->key();
-    if (key.size() >= kInternalKeyTrailerSize) {  // inline: the usual case
-      const uint64_t trailer = ExtractTrailer(key);
-      ikey->user_key = ExtractUserKey(key);
-      ikey->sequence = trailer >> 8;
-      ikey->type = static_cast<ValueType>(trailer & 0xff);
-      if (IsSupportedValueType(ikey->type)) return true;
-    }
-    // Malformed: ParseInternalKey says how.
-    Status s = ParseInternalKey(key, ikey);
+    Status s = ParseInternalKey(iter_->key(), ikey);
     if (!s.ok()) {
       status_ = s;
       valid_ = false;

@@ -46,7 +46,7 @@ void AppendInternalKey(std::string* result, const ParsedInternalKey& key) {
   PutFixed64(result, PackSequenceAndType(key.sequence, key.type));
 }
 
-Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result) {
+Status MalformedInternalKey(const Slice& internal_key) {
   const size_t n = internal_key.size();
   if (n < kInternalKeyTrailerSize) {
     char buf[80];
@@ -55,12 +55,8 @@ Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result) {
                   kInternalKeyTrailerSize);
     return Status::Corruption(buf, KeyForMessage(internal_key));
   }
-  const uint64_t trailer = ExtractTrailer(internal_key);
-  const unsigned int type = static_cast<unsigned int>(trailer & 0xff);
-  result->user_key = Slice(internal_key.data(), n - kInternalKeyTrailerSize);
-  result->sequence = trailer >> 8;
-  result->type = static_cast<ValueType>(type);
-  if (IsSupportedValueType(result->type)) return Status::OK();
+  const unsigned int type =
+      static_cast<unsigned int>(ExtractTrailer(internal_key) & 0xff);
   char buf[80];
   if (IsKnownValueType(type)) {
     std::snprintf(buf, sizeof(buf),

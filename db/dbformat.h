@@ -104,14 +104,6 @@ inline size_t InternalKeyEncodingLength(const ParsedInternalKey& key) {
 // Appends the encoding of key to *result.
 void AppendInternalKey(std::string* result, const ParsedInternalKey& key);
 
-// Decodes internal_key into *result (whose user_key then borrows
-// internal_key's bytes). Returns Corruption, naming the problem and showing
-// the key hex-escaped and truncated, if the key is shorter than the trailer
-// ("malformed internal key (5 bytes, need at least 8): 6162636465") or its
-// type is unknown; NotSupported for a reserved type this version cannot
-// read yet. *result is unspecified on error.
-Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result);
-
 // The user-key part of an internal key.
 // REQUIRES: internal_key.size() >= kInternalKeyTrailerSize
 inline Slice ExtractUserKey(const Slice& internal_key) {
@@ -126,6 +118,28 @@ inline uint64_t ExtractTrailer(const Slice& internal_key) {
   assert(internal_key.size() >= kInternalKeyTrailerSize);
   return DecodeFixed64(internal_key.data() + internal_key.size() -
                        kInternalKeyTrailerSize);
+}
+
+// ParseInternalKey's error for internal_key, which it could not decode.
+Status MalformedInternalKey(const Slice& internal_key);
+
+// Decodes internal_key into *result (whose user_key then borrows
+// internal_key's bytes). Returns Corruption, naming the problem and showing
+// the key hex-escaped and truncated, if the key is shorter than the trailer
+// ("malformed internal key (5 bytes, need at least 8): 6162636465") or its
+// type is unknown; NotSupported for a reserved type this version cannot
+// read yet. *result is unspecified on error. Inline: scans and compactions
+// decode every entry they pass; only the error is worded out of line.
+inline Status ParseInternalKey(const Slice& internal_key,
+                               ParsedInternalKey* result) {
+  if (internal_key.size() >= kInternalKeyTrailerSize) {
+    const uint64_t trailer = ExtractTrailer(internal_key);
+    result->user_key = ExtractUserKey(internal_key);
+    result->sequence = trailer >> 8;
+    result->type = static_cast<ValueType>(trailer & 0xff);
+    if (IsSupportedValueType(result->type)) return Status::OK();
+  }
+  return MalformedInternalKey(internal_key);
 }
 
 // The key's bytes hex-encoded for an error message, cut to the first 32
