@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "cascadedb/cache.h"
 #include "cascadedb/comparator.h"
+#include "cascadedb/perf_context.h"
 #include "cascadedb/statistics.h"
 #include "db/compaction.h"
 #include "db/compaction_job.h"
@@ -25,6 +27,7 @@
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
 #include "table/merging_iterator.h"
+#include "util/perf_context_imp.h"
 #include "util/thread_pool.h"
 
 namespace cascadedb {
@@ -819,6 +822,12 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
   w.disable_wal = options.disableWAL;
   w.no_slowdown = options.no_slowdown;
 
+  // PerfContext: the queue's time is what lies between the marks taken
+  // around this writer's own work (its insert as a group member).
+  const bool perf_timed = perf_internal::TimeEnabled();
+  PerfContext* const perf = GetPerfContext();
+  uint64_t perf_mark = perf_timed ? env_->NowNanos() : 0;
+  if (perf_timed) ++perf->write_count;
   MutexLock l(&mutex_);
   if (closed_) return Status::Aborted("DB closed");
   if (w.no_slowdown && write_controller_.state() != WriteState::kNormal) {
@@ -830,6 +839,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     while (!w.done && w.insert_into == nullptr && &w != writers_.front()) {
       w.cv.Wait();
     }
+    if (perf_timed) {
+      const uint64_t now = env_->NowNanos();
+      perf->write_thread_wait_nanos += now - perf_mark;
+      perf_mark = now;
+    }
     if (w.insert_into == nullptr) break;
     // The leader asks this member to insert its own batch in parallel.
     MemTable* mem = w.insert_into;
@@ -840,11 +854,27 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     mutex_.Lock();
     w.insert_status = s;
     if (--*w.pending_inserts == 0) w.leader->cv.Signal();
+    if (perf_timed) {
+      const uint64_t now = env_->NowNanos();
+      perf->write_memtable_nanos += now - perf_mark;
+      perf_mark = now;
+    }
   }
   if (w.done) return w.status;
 
   // This writer leads a group.
+  const uint64_t perf_stalled =
+      perf->write_delay_nanos + perf->write_stop_nanos;
   Status status = MakeRoomForWrite(&w, WriteBatchInternal::ByteSize(updates));
+  if (perf_timed) {
+    // Making room, less the stalls (timed as such): memtable switches.
+    const uint64_t now = env_->NowNanos();
+    const uint64_t stalled =
+        perf->write_delay_nanos + perf->write_stop_nanos - perf_stalled;
+    if (now - perf_mark > stalled) {
+      perf->write_memtable_switch_nanos += now - perf_mark - stalled;
+    }
+  }
   SequenceNumber last_sequence = versions_->LastSequence();
   Writer* last_writer = &w;
   if (status.ok()) {
@@ -888,6 +918,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       // memtable's lock-free reads. Only a leader switches mem_.
       MemTable* const mem = mem_;
       mutex_.Unlock();
+      std::optional<perf_internal::ScopedTimer> wal_timer;
+      wal_timer.emplace(&PerfContext::write_wal_nanos, env_);
       for (PendingLog& old : old_logs) {
         if (status.ok()) status = old.file->Sync();
         if (status.ok()) status = old.file->Close();
@@ -907,6 +939,9 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         if (status.ok()) log_dirty_ = false;
       }
       wal_failed = !status.ok();
+      wal_timer.reset();
+      std::optional<perf_internal::ScopedTimer> memtable_timer;
+      memtable_timer.emplace(&PerfContext::write_memtable_nanos, env_);
       if (status.ok() && count > 0 && members.empty()) {
         status = WriteBatchInternal::InsertInto(group, mem);
       } else if (status.ok() && count > 0) {
@@ -929,6 +964,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         }
         mutex_.Unlock();
       }
+      memtable_timer.reset();
       if (status.ok() && stats_ != nullptr) {
         RecordTick(kBytesWritten, user_bytes);
         RecordTick(kNumberKeysWritten, count);
@@ -938,7 +974,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         }
         if (w.sync && !w.disable_wal) RecordTick(kWalFileSynced);
       }
-      mutex_.Lock();
+      {
+        perf_internal::ScopedTimer lock_timer(&PerfContext::db_mutex_lock_nanos,
+                                              env_);
+        mutex_.Lock();
+      }
       if (syncing_old_logs) --old_logs_unlocked_;
       if (status.ok()) {
         internal_stats_.AddUserBytes(user_bytes, count, group_size);
@@ -1126,10 +1166,12 @@ void DBImpl::UpdateWriteController() {
   }
 }
 
-void DBImpl::WaitWhileStopped(StallCause cause) {
+uint64_t DBImpl::WaitWhileStopped(StallCause cause) {
   const uint64_t start = env_->NowMicros();
   bg_cv_.Wait();
-  RecordStall(cause, /*stopped=*/true, env_->NowMicros() - start);
+  const uint64_t waited = env_->NowMicros() - start;
+  RecordStall(cause, /*stopped=*/true, waited);
+  return waited;
 }
 
 void DBImpl::RecordStall(StallCause cause, bool stopped, uint64_t micros) {
@@ -1251,7 +1293,8 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
       // A stopped writer does not wait for a compaction job to take the
       // flush.
       if (flush_waiting_.load(std::memory_order_relaxed)) MaybeScheduleFlush();
-      WaitWhileStopped(cause);
+      perf_internal::AddNanos(&PerfContext::write_stop_nanos,
+                              WaitWhileStopped(cause) * 1000);
       UpdateWriteController();
       continue;
     }
@@ -1290,6 +1333,7 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
         // What the writer waited, not what it asked for: on a busy machine
         // a short sleep can end well after its time.
         RecordStall(cause, /*stopped=*/false, slept);
+        perf_internal::AddNanos(&PerfContext::write_delay_nanos, slept * 1000);
         continue;
       }
     }
@@ -1302,7 +1346,9 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
       if (write_controller_.state() != WriteState::kStopped) {
         // The controller knows better (should not happen); wait anyway.
         if (leader->no_slowdown) return Status::Incomplete("write stall");
-        WaitWhileStopped(StallCause::kMemtableLimit);
+        perf_internal::AddNanos(
+            &PerfContext::write_stop_nanos,
+            WaitWhileStopped(StallCause::kMemtableLimit) * 1000);
       }
       continue;
     }

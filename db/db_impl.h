@@ -169,8 +169,9 @@ class DBImpl : public DB, private ReadSampler {
   Status SwitchMemtable() REQUIRES(mutex_);
   // A new, empty memtable sized and filtered per the options.
   MemTable* NewMemTable() const;
-  // Waits on bg_cv_ while writes are stopped for cause; records the wait.
-  void WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
+  // Waits on bg_cv_ while writes are stopped for cause; records the wait
+  // and returns it, in microseconds.
+  uint64_t WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
   // Re-evaluates the stall state from the current Version and memtables,
   // then the WAL helper's placement (PlaceWalHelper).
   void UpdateWriteController() REQUIRES(mutex_);
