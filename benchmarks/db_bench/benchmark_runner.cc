@@ -380,6 +380,20 @@ std::optional<ThreadCpuTime> SumSched(
   return sum;
 }
 
+// The slow writes of threads [from, to), if they timed their writes and
+// wrote anything.
+std::optional<SlowWrites> SumSlowWrites(
+    const std::vector<std::unique_ptr<ThreadState>>& states, int from, int to) {
+  std::optional<SlowWrites> sum;
+  for (int t = from; t < to; t++) {
+    const ThreadState& st = *states[t];
+    if (!st.write_times || st.writes == 0) continue;
+    if (!sum) sum.emplace();
+    sum->Merge(st.slow_writes);
+  }
+  return sum;
+}
+
 }  // namespace
 
 void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
@@ -430,6 +444,8 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
       pthread_setname_np(pthread_self(),
                          BenchmarkThreadName(state->tid, writer).c_str());
       state->os_tid = static_cast<int>(::syscall(SYS_gettid));
+      if (FLAGS_perf_level >= 3)
+        state->write_times = c->engine->EnableWriteTimes();
       gate.Arrive();
       state->sched_start = ReadThreadSched();
       state->recorder.Start(NowNanos());
@@ -476,10 +492,12 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
     }
   }
   r->measured.sched = SumSched(states, 0, n);
+  r->measured.slow_writes = SumSlowWrites(states, 0, n);
   if (spec.with_writer) {
     r->has_writer = true;
     r->writer = Summarize({&states[n]->recorder});
     r->writer.sched = SumSched(states, n, total);
+    r->writer.slow_writes = SumSlowWrites(states, n, total);
   }
   char msg[160];
   msg[0] = '\0';

@@ -20,6 +20,7 @@
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/iterator.h"
 #include "cascadedb/options.h"
+#include "cascadedb/perf_context.h"
 #include "cascadedb/rate_limiter.h"
 #include "cascadedb/statistics.h"
 
@@ -330,6 +331,24 @@ class CascadeDBEngine : public Engine {
     if (options_.statistics == nullptr) return false;
     *text = options_.statistics->ToString();
     return true;
+  }
+
+  bool EnableWriteTimes() override {
+    SetPerfLevel(PerfLevel::kEnableTime);
+    return true;
+  }
+  void ResetWriteTimes() override { GetPerfContext()->Reset(); }
+  WriteTimes ThreadWriteTimes() override {
+    const PerfContext& p = *GetPerfContext();
+    WriteTimes t;
+    t.queue = p.write_thread_wait_nanos;
+    t.delay = p.write_delay_nanos;
+    t.stop = p.write_stop_nanos;
+    t.memtable_switch = p.write_memtable_switch_nanos;
+    t.wal = p.write_wal_nanos;
+    t.memtable = p.write_memtable_nanos;
+    t.mutex = p.db_mutex_lock_nanos;
+    return t;
   }
 
  private:

@@ -166,6 +166,55 @@ class EngineIterator {
   virtual Status status() const = 0;
 };
 
+// Where a thread's writes spent their time (nanoseconds), from the
+// engine's per-thread perf context: queued behind other writers, delayed
+// and stopped by write stalls, appending to the WAL, inserting into the
+// memtable, and switching to a new memtable (and WAL) when the active one
+// is full. Wall time: a wait for a CPU counts in the part it fell in.
+struct WriteTimes {
+  uint64_t queue = 0;
+  uint64_t delay = 0;
+  uint64_t stop = 0;
+  uint64_t memtable_switch = 0;
+  uint64_t wal = 0;
+  uint64_t memtable = 0;
+  uint64_t mutex = 0;  // taking the DB mutex back after WAL and memtable
+
+  uint64_t Sum() const {
+    return queue + delay + stop + memtable_switch + wal + memtable + mutex;
+  }
+  void Add(const WriteTimes& o) {
+    queue += o.queue;
+    delay += o.delay;
+    stop += o.stop;
+    memtable_switch += o.memtable_switch;
+    wal += o.wal;
+    memtable += o.memtable;
+    mutex += o.mutex;
+  }
+};
+
+// Writes slower than kThresholdNanos, and where their time went
+// (--perf_level).
+struct SlowWrites {
+  static constexpr uint64_t kThresholdNanos = 1000 * 1000;
+
+  uint64_t count = 0;
+  uint64_t nanos = 0;  // their latencies, summed
+  WriteTimes parts;    // the engine's split of them, summed
+
+  void Add(uint64_t latency_nanos, const WriteTimes& t) {
+    count++;
+    nanos += latency_nanos;
+    parts.Add(t);
+  }
+  void Merge(const SlowWrites& o) {
+    count += o.count;
+    nanos += o.nanos;
+    parts.Add(o.parts);
+  }
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -220,6 +269,13 @@ class Engine {
   virtual std::optional<uint64_t> EstimateLiveDataSize() = 0;
   // The --statistics dump; false when statistics are off or unsupported.
   virtual bool StatisticsText(std::string* text) = 0;
+
+  // Per-thread write times (--perf_level). EnableWriteTimes turns them on
+  // for the calling thread and says whether the engine has them; the other
+  // two act on the calling thread's figures since its last reset.
+  virtual bool EnableWriteTimes() { return false; }
+  virtual void ResetWriteTimes() {}
+  virtual WriteTimes ThreadWriteTimes() { return WriteTimes(); }
 };
 
 // Adapter factories. The peers' factories return nullptr when db_bench was

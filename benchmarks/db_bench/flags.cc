@@ -75,6 +75,11 @@ DEFINE_bool(statistics, false,
 DEFINE_int64(stats_interval_seconds, 5,
              "Print a progress line (ops done, current ops/s, ETA, stall "
              "state) to stderr every this many seconds; 0: never");
+DEFINE_int32(perf_level, 1,
+             "The engine's per-thread perf context, in RocksDB's numbering: "
+             "0-2 off; 3-5 times the parts of each write (queue, stall, WAL, "
+             "memtable), and the report splits the time of writes slower "
+             "than 1 ms into them (engines without a perf context: n/a)");
 DEFINE_bool(stats_per_interval, false,
             "With each progress line, also print the engine's stats report");
 DEFINE_string(report_dir, "",
@@ -371,6 +376,8 @@ std::string ValidateFlags() {
           "readwritepercent", FLAGS_readwritepercent, "is outside [0, 100]");
   p.Check(FLAGS_stats_interval_seconds < 0, "stats_interval_seconds",
           FLAGS_stats_interval_seconds, "is negative");
+  p.Check(FLAGS_perf_level < 0 || FLAGS_perf_level > 5, "perf_level",
+          FLAGS_perf_level, "is outside [0, 5]");
   // Engine options (each engine validates the rest when it opens).
   p.Check(FLAGS_write_buffer_size < 1, "write_buffer_size",
           FLAGS_write_buffer_size, "must be positive");

@@ -41,6 +41,7 @@ DECLARE_bool(histogram);
 DECLARE_bool(statistics);
 DECLARE_int64(stats_interval_seconds);
 DECLARE_bool(stats_per_interval);
+DECLARE_int32(perf_level);
 DECLARE_string(report_dir);
 // Engine options.
 DECLARE_int64(write_buffer_size);

@@ -19,6 +19,8 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
 #include <rocksdb/rate_limiter.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
@@ -366,6 +368,23 @@ class RocksDBEngine : public Engine {
     if (options_.statistics == nullptr) return false;
     *text = options_.statistics->ToString();
     return true;
+  }
+
+  // RocksDB's write_delay_time covers its stops too (one DelayWrite).
+  bool EnableWriteTimes() override {
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableTimeExceptForMutex);
+    return true;
+  }
+  void ResetWriteTimes() override { rocksdb::get_perf_context()->Reset(); }
+  WriteTimes ThreadWriteTimes() override {
+    const rocksdb::PerfContext& p = *rocksdb::get_perf_context();
+    WriteTimes t;
+    t.queue = p.write_thread_wait_nanos;
+    t.delay = p.write_delay_time;
+    t.memtable_switch = p.write_scheduling_flushes_compactions_time;
+    t.wal = p.write_wal_time;
+    t.memtable = p.write_memtable_time;
+    return t;
   }
 
  private:

@@ -25,6 +25,19 @@ struct KeyBuffer {
   char data[4096];
 };
 
+// With --perf_level, keeps where a write slower than
+// SlowWrites::kThresholdNanos spent its time. Call before the write
+// (reset = true) and after it.
+void TrackWriteTimes(const WorkloadContext& ctx, ThreadState* t, bool reset,
+                     uint64_t latency_nanos = 0) {
+  if (!t->write_times) return;
+  if (reset) {
+    ctx.engine->ResetWriteTimes();
+  } else if (latency_nanos > SlowWrites::kThresholdNanos) {
+    t->slow_writes.Add(latency_nanos, ctx.engine->ThreadWriteTimes());
+  }
+}
+
 // One timed put of key index k; returns false (with t->error set) on
 // failure.
 bool TimedPut(const WorkloadContext& ctx, ThreadState* t, uint64_t k,
@@ -33,10 +46,12 @@ bool TimedPut(const WorkloadContext& ctx, ThreadState* t, uint64_t k,
   const std::string_view key = ctx.keys->Format(k, buf.data);
   const std::string_view value = t->values.Next(ctx.value_size);
   if (ctx.pacer != nullptr) ctx.pacer->Pace(key.size() + value.size());
+  TrackWriteTimes(ctx, t, /*reset=*/true);
   const uint64_t start = NowNanos();
   Status s = ctx.engine->Put(key, value, sync);
   const uint64_t end = NowNanos();
   t->recorder.Record(start, end);
+  TrackWriteTimes(ctx, t, /*reset=*/false, end - start);
   t->recorder.AddBytes(key.size() + value.size());
   t->writes++;
   t->user_bytes_written += key.size() + value.size();
@@ -91,10 +106,12 @@ void DeleteRandom(const WorkloadContext& ctx, ThreadState* t) {
     const uint64_t k = t->rand.Uniform(ctx.num);
     const std::string_view key = ctx.keys->Format(k, buf.data);
     if (ctx.pacer != nullptr) ctx.pacer->Pace(key.size());
+    TrackWriteTimes(ctx, t, /*reset=*/true);
     const uint64_t start = NowNanos();
     Status s = ctx.engine->Delete(key, ctx.sync);
     const uint64_t end = NowNanos();
     t->recorder.Record(start, end);
+    TrackWriteTimes(ctx, t, /*reset=*/false, end - start);
     t->recorder.AddBytes(key.size());
     t->writes++;
     t->user_bytes_written += key.size();

@@ -78,6 +78,10 @@ struct ThreadState {
   uint64_t found = 0;
   uint64_t writes = 0;
   uint64_t user_bytes_written = 0;  // keys + values of puts, keys of deletes
+  // --perf_level: the engine times this thread's writes, and those slower
+  // than SlowWrites::kThresholdNanos are split here.
+  bool write_times = false;
+  SlowWrites slow_writes;
   Status error;
   // The thread's scheduler figures at its start and finish (empty where
   // the kernel keeps none).

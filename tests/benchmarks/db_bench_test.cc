@@ -616,6 +616,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--compaction_cpu_priority=lowest",
       "--compaction_pri=1",
       "--flush_in_compaction=sometimes",
+      "--perf_level=9",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -835,6 +836,42 @@ TEST(DbBenchTest, CompactionCpuPriorityIsAppliedAndReported) {
       << summary;
   EXPECT_NE(std::string::npos, r.out.find("compaction_cpu_priority=idle"))
       << r.out;
+}
+
+// --perf_level=3 splits the writes slower than 1 ms by the engine's write
+// times, in the report and summary.json; only for benchmarks that write,
+// and not by default.
+TEST(DbBenchTest, PerfLevelSplitsSlowWrites) {
+  for (const bool on : {true, false}) {
+    test::TempDir dir;
+    const std::string report = dir.File("report");
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") +
+                 " --num=8000 --value_size=1000 --write_buffer_size=65536"
+                 " --level0_file_num_compaction_trigger=2"
+                 " --level0_slowdown_writes_trigger=2"
+                 " --level0_stop_writes_trigger=4"
+                 " --benchmarks=fillrandom,readrandom"
+                 " --stats_interval_seconds=0 --report_dir=" +
+                 report + (on ? " --perf_level=3" : ""));
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    int slow_lines = 0;
+    for (const std::string& line : lines) {
+      if (line.rfind("  slow writes    : ", 0) != 0) continue;
+      slow_lines++;
+      EXPECT_NE(std::string::npos, line.find(" over 1 ms, ")) << line;
+      EXPECT_NE(std::string::npos, line.find("delayed ")) << line;
+      EXPECT_NE(std::string::npos, line.find("WAL ")) << line;
+      EXPECT_NE(std::string::npos, line.find("other ")) << line;
+    }
+    // fillrandom's line only: readrandom writes nothing.
+    EXPECT_EQ(on ? 1 : 0, slow_lines) << r.out;
+    const std::string summary = ReadFile(report + "/summary.json");
+    EXPECT_EQ(on, summary.find("\"slow_writes\":{") != std::string::npos)
+        << summary.substr(0, 2000);
+    EXPECT_NE(std::string::npos, summary.find("\"slow_writes\":null"));
+  }
 }
 
 // --compaction_pri reaches the engine's options (RocksDB's numbers).
