@@ -2199,8 +2199,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
                             const Slice* begin, const Slice* end) {
   Status s = CompactRangeImpl(options, begin, end);
   // The replaced files are gone when it returns, as callers measuring
-  // space expect.
-  if (s.ok()) WaitForDeletions();
+  // space expect; also when a later job failed, after earlier ones had
+  // made files obsolete.
+  WaitForDeletions();
   DeliverEvents();
   return s;
 }

@@ -162,7 +162,9 @@ class DB {
 
   // Compacts the files overlapping [*begin, *end] (nullptr = unbounded)
   // down the levels until the range sits in one level, dropping deleted
-  // and overwritten data. Flushes the memtable first. Blocks until done.
+  // and overwritten data. Flushes the memtable first. Blocks until done,
+  // and until the files its compactions made obsolete are deleted, also
+  // when one of them fails.
   virtual Status CompactRange(const CompactRangeOptions& options,
                               const Slice* begin, const Slice* end) = 0;
 

@@ -459,9 +459,33 @@ TEST_F(DBTest, SeeksMatchModelOverMemtableL0AndLevels) {
   EXPECT_GT(stats->getTickerCount(kSeekChildSeeksSaved), saved);
 }
 
+// The deletion thread (cascadedb:del) removes table files (".sst") only
+// after a pause: its work on them is still under way when a racing caller
+// looks.
+class SlowTableRemovalEnv : public EnvWrapper {
+ public:
+  SlowTableRemovalEnv() : EnvWrapper(Env::Default()) {}
+  Status RemoveFile(const std::string& fname) override {
+    char thread[16] = "";
+    pthread_getname_np(pthread_self(), thread, sizeof(thread));
+    if (test::EndsWith(fname, ".sst") &&
+        std::string(thread) == "cascadedb:del") {
+      Env::Default()->SleepForMicroseconds(100000);
+    }
+    return EnvWrapper::RemoveFile(fname);
+  }
+};
+
 // A damaged block of the output level fails the compaction (its checksum
 // is checked before it could be copied) and nothing of it is installed.
+// The tables the compactions before it made obsolete are gone when
+// CompactRange returns, as they are after a CompactRange that succeeds:
+// the deletions are slowed down, and the recycling that would rename them
+// instead is off, so a CompactRange that did not wait for them fails here.
 TEST_P(DBCopyBlocksTest, CorruptBlockFailsTheCompaction) {
+  static SlowTableRemovalEnv env;  // outlives the fixture's DB
+  options_.env = &env;
+  options_.recycle_table_bytes = 0;
   options_.compaction_copy_blocks = GetParam();
   options_.compression = kNoCompression;
   options_.block_size = 1024;
@@ -488,8 +512,9 @@ TEST_P(DBCopyBlocksTest, CorruptBlockFailsTheCompaction) {
   Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("checksum")) << s.ToString();
-  // The failed job's outputs are deleted: only the live tables remain,
-  // the damaged one among them.
+  // The failed job's outputs are deleted, and so is the flushed table the
+  // compaction into L1 replaced: only the live tables remain, the damaged
+  // one among them.
   const int live = TotalFiles();
   const std::vector<std::string> after =
       test::FilesWithSuffix(dir_.path(), ".sst");
