@@ -825,7 +825,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
   // PerfContext: the queue's time is what lies between the marks taken
   // around this writer's own work (its insert as a group member).
   const bool perf_timed = perf_internal::TimeEnabled();
-  PerfContext* const perf = GetPerfContext();
+  PerfContext* const perf = &perf_internal::perf_context;
   uint64_t perf_mark = perf_timed ? env_->NowNanos() : 0;
   if (perf_timed) ++perf->write_count;
   MutexLock l(&mutex_);

@@ -79,7 +79,7 @@ DEFINE_int32(perf_level, 1,
              "The engine's per-thread perf context, in RocksDB's numbering: "
              "0-2 off; 3-5 times the parts of each write (queue, stall, WAL, "
              "memtable), and the report splits the time of writes slower "
-             "than 1 ms into them (engines without a perf context: n/a)");
+             "than 1 ms into them (CascadeDB and RocksDB; LevelDB has none)");
 DEFINE_bool(stats_per_interval, false,
             "With each progress line, also print the engine's stats report");
 DEFINE_string(report_dir, "",

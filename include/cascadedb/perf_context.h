@@ -52,7 +52,7 @@ struct PerfContext {
   // ----------------------------------------------------------- writes
   // Put, Delete and Write calls, summed since the last Reset.
 
-  // Writes measured (calls that reached the write queue).
+  // Write calls timed (each Put, Delete or Write, whatever its outcome).
   uint64_t write_count = 0;
   // Waiting in the write queue: behind other writers' groups, or, for a
   // write that joined another writer's group, for that leader to write it.
