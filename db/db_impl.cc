@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <utility>
 
 #include "cascadedb/cache.h"
@@ -822,12 +821,9 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
   w.disable_wal = options.disableWAL;
   w.no_slowdown = options.no_slowdown;
 
-  // PerfContext: the queue's time is what lies between the marks taken
-  // around this writer's own work (its insert as a group member).
-  const bool perf_timed = perf_internal::TimeEnabled();
-  PerfContext* const perf = &perf_internal::perf_context;
-  uint64_t perf_mark = perf_timed ? env_->NowNanos() : 0;
-  if (perf_timed) ++perf->write_count;
+  // PerfContext: the write's parts, each timed from the end of the last.
+  perf_internal::PerfLaps perf(env_);
+  if (perf.enabled()) ++perf_internal::perf_context.write_count;
   MutexLock l(&mutex_);
   if (closed_) return Status::Aborted("DB closed");
   if (w.no_slowdown && write_controller_.state() != WriteState::kNormal) {
@@ -839,11 +835,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     while (!w.done && w.insert_into == nullptr && &w != writers_.front()) {
       w.cv.Wait();
     }
-    if (perf_timed) {
-      const uint64_t now = env_->NowNanos();
-      perf->write_thread_wait_nanos += now - perf_mark;
-      perf_mark = now;
-    }
+    perf.Lap(&PerfContext::write_thread_wait_nanos);
     if (w.insert_into == nullptr) break;
     // The leader asks this member to insert its own batch in parallel.
     MemTable* mem = w.insert_into;
@@ -854,26 +846,18 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     mutex_.Lock();
     w.insert_status = s;
     if (--*w.pending_inserts == 0) w.leader->cv.Signal();
-    if (perf_timed) {
-      const uint64_t now = env_->NowNanos();
-      perf->write_memtable_nanos += now - perf_mark;
-      perf_mark = now;
-    }
+    perf.Lap(&PerfContext::write_memtable_nanos);
   }
   if (w.done) return w.status;
 
   // This writer leads a group.
-  const uint64_t perf_stalled =
-      perf->write_delay_nanos + perf->write_stop_nanos;
+  const uint64_t stalled_before =
+      perf.enabled() ? perf_internal::StallNanos() : 0;
   Status status = MakeRoomForWrite(&w, WriteBatchInternal::ByteSize(updates));
-  if (perf_timed) {
+  if (perf.enabled()) {
     // Making room, less the stalls (timed as such): memtable switches.
-    const uint64_t now = env_->NowNanos();
-    const uint64_t stalled =
-        perf->write_delay_nanos + perf->write_stop_nanos - perf_stalled;
-    if (now - perf_mark > stalled) {
-      perf->write_memtable_switch_nanos += now - perf_mark - stalled;
-    }
+    perf.Lap(&PerfContext::write_memtable_switch_nanos,
+             perf_internal::StallNanos() - stalled_before);
   }
   SequenceNumber last_sequence = versions_->LastSequence();
   Writer* last_writer = &w;
@@ -918,8 +902,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
       // memtable's lock-free reads. Only a leader switches mem_.
       MemTable* const mem = mem_;
       mutex_.Unlock();
-      std::optional<perf_internal::ScopedTimer> wal_timer;
-      wal_timer.emplace(&PerfContext::write_wal_nanos, env_);
+      perf.Restart();
       for (PendingLog& old : old_logs) {
         if (status.ok()) status = old.file->Sync();
         if (status.ok()) status = old.file->Close();
@@ -939,9 +922,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         if (status.ok()) log_dirty_ = false;
       }
       wal_failed = !status.ok();
-      wal_timer.reset();
-      std::optional<perf_internal::ScopedTimer> memtable_timer;
-      memtable_timer.emplace(&PerfContext::write_memtable_nanos, env_);
+      perf.Lap(&PerfContext::write_wal_nanos);
       if (status.ok() && count > 0 && members.empty()) {
         status = WriteBatchInternal::InsertInto(group, mem);
       } else if (status.ok() && count > 0) {
@@ -964,7 +945,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         }
         mutex_.Unlock();
       }
-      memtable_timer.reset();
+      perf.Lap(&PerfContext::write_memtable_nanos);
       if (status.ok() && stats_ != nullptr) {
         RecordTick(kBytesWritten, user_bytes);
         RecordTick(kNumberKeysWritten, count);
@@ -974,11 +955,9 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
         }
         if (w.sync && !w.disable_wal) RecordTick(kWalFileSynced);
       }
-      {
-        perf_internal::ScopedTimer lock_timer(&PerfContext::db_mutex_lock_nanos,
-                                              env_);
-        mutex_.Lock();
-      }
+      perf.Restart();
+      mutex_.Lock();
+      perf.Lap(&PerfContext::db_mutex_lock_nanos);
       if (syncing_old_logs) --old_logs_unlocked_;
       if (status.ok()) {
         internal_stats_.AddUserBytes(user_bytes, count, group_size);

@@ -25,26 +25,43 @@ inline void AddNanos(uint64_t PerfContext::*field, uint64_t nanos) {
   if (TimeEnabled()) perf_context.*field += nanos;
 }
 
-// Adds the wall time of its scope, read from env's clock, to the calling
-// thread's field; nothing (no clock read) unless times are measured.
-class ScopedTimer {
+// The calling thread's stall time so far (delays and stops).
+inline uint64_t StallNanos() {
+  return perf_context.write_delay_nanos + perf_context.write_stop_nanos;
+}
+
+// Times the consecutive parts of one call on env's clock: each Lap adds the
+// time since the last mark (the construction, a Lap or a Restart) to one of
+// the calling thread's fields. Whether times are measured is read once, at
+// construction; if not, nothing reads a clock.
+class PerfLaps {
  public:
-  ScopedTimer(uint64_t PerfContext::*field, Env* env)
+  explicit PerfLaps(Env* env)
       : env_(TimeEnabled() ? env : nullptr),
-        field_(field),
-        start_(env_ != nullptr ? env_->NowNanos() : 0) {}
+        mark_(env_ != nullptr ? env_->NowNanos() : 0) {}
 
-  ScopedTimer(const ScopedTimer&) = delete;
-  ScopedTimer& operator=(const ScopedTimer&) = delete;
+  PerfLaps(const PerfLaps&) = delete;
+  PerfLaps& operator=(const PerfLaps&) = delete;
 
-  ~ScopedTimer() {
-    if (env_ != nullptr) perf_context.*field_ += env_->NowNanos() - start_;
+  bool enabled() const { return env_ != nullptr; }
+
+  // The next part starts here: the time since the last mark counts nowhere.
+  void Restart() {
+    if (env_ != nullptr) mark_ = env_->NowNanos();
+  }
+
+  // Adds the time since the last mark, less excluded (time already counted
+  // in another field), to field, and marks now.
+  void Lap(uint64_t PerfContext::*field, uint64_t excluded = 0) {
+    if (env_ == nullptr) return;
+    const uint64_t now = env_->NowNanos();
+    if (now - mark_ > excluded) perf_context.*field += now - mark_ - excluded;
+    mark_ = now;
   }
 
  private:
   Env* const env_;  // nullptr: not timing
-  uint64_t PerfContext::*const field_;
-  const uint64_t start_;
+  uint64_t mark_;
 };
 
 }  // namespace perf_internal

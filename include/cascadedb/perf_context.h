@@ -18,7 +18,7 @@
 // schedstat (db_bench's `cpu` line).
 //
 // Cost: nothing while disabled but a thread-local read per write. Enabled,
-// three to five clock reads per write.
+// about seven clock reads per write.
 //
 // Thread safety: each thread has its own PerfContext and level; a context
 // must be read only by its own thread.
