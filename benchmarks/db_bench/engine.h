@@ -203,6 +203,11 @@ struct SlowWrites {
   uint64_t nanos = 0;  // their latencies, summed
   WriteTimes parts;    // the engine's split of them, summed
 
+  // What no part accounts for.
+  uint64_t Other() const {
+    return nanos > parts.Sum() ? nanos - parts.Sum() : 0;
+  }
+
   void Add(uint64_t latency_nanos, const WriteTimes& t) {
     count++;
     nanos += latency_nanos;

@@ -36,6 +36,10 @@ std::string Printf(const char* format, ...) {
   return buf;
 }
 
+double NanosToMillis(uint64_t nanos) {
+  return static_cast<double>(nanos) / 1e6;
+}
+
 // Microseconds with a precision that suits the magnitude.
 std::string Micros(double us) {
   if (us < 10) return Printf("%.2f", us);
@@ -205,9 +209,7 @@ void OpStatsJson(Json* j, const OpStats& s) {
   }
   if (s.slow_writes) {
     const SlowWrites& w = *s.slow_writes;
-    const auto ms = [](uint64_t nanos) {
-      return static_cast<double>(nanos) / 1e6;
-    };
+    const auto ms = NanosToMillis;
     j->Key("slow_writes").Begin('{');
     j->Key("threshold_ms").Number(ms(SlowWrites::kThresholdNanos));
     j->Key("count").Uint(w.count);
@@ -219,8 +221,7 @@ void OpStatsJson(Json* j, const OpStats& s) {
     j->Key("wal_ms").Number(ms(w.parts.wal));
     j->Key("memtable_ms").Number(ms(w.parts.memtable));
     j->Key("mutex_ms").Number(ms(w.parts.mutex));
-    j->Key("other_ms")
-        .Number(ms(w.nanos > w.parts.Sum() ? w.nanos - w.parts.Sum() : 0));
+    j->Key("other_ms").Number(ms(w.Other()));
     j->End('}');
   } else {
     j->Key("slow_writes").Null();
@@ -336,10 +337,7 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
 // part accounts for (the call's own steps, and waits for a CPU between
 // the timed parts).
 std::string SlowWritesLine(const SlowWrites& w) {
-  const auto ms = [](uint64_t nanos) {
-    return static_cast<double>(nanos) / 1e6;
-  };
-  const uint64_t other = w.nanos > w.parts.Sum() ? w.nanos - w.parts.Sum() : 0;
+  const auto ms = NanosToMillis;
   return Printf(
       "%" PRIu64
       " over %.0f ms, %.1f ms: queue %.1f, delayed %.1f, "
@@ -347,7 +345,7 @@ std::string SlowWritesLine(const SlowWrites& w) {
       "%.1f, other %.1f ms",
       w.count, ms(SlowWrites::kThresholdNanos), ms(w.nanos), ms(w.parts.queue),
       ms(w.parts.delay), ms(w.parts.stop), ms(w.parts.memtable_switch),
-      ms(w.parts.wal), ms(w.parts.memtable), ms(w.parts.mutex), ms(other));
+      ms(w.parts.wal), ms(w.parts.memtable), ms(w.parts.mutex), ms(w.Other()));
 }
 
 void PrintOpStats(std::FILE* out, const char* indent, const OpStats& s) {
