@@ -148,7 +148,8 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
     table_recycler_ = std::make_unique<TableFileRecycler>(
         env_, dbname_, options_.recycle_table_bytes);
   }
-  cpus_scarce_ = AvailableCpus() < options_.max_background_compactions +
+  available_cpus_ = AvailableCpus();
+  cpus_scarce_ = available_cpus_ < options_.max_background_compactions +
                                        options_.max_background_flushes + 1;
   if (options_.filter_policy == nullptr && options_.bloom_bits_per_key > 0) {
     owned_filter_policy_ = NewBloomFilterPolicy(options_.bloom_bits_per_key);
@@ -195,6 +196,10 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.long_scan_blocks = options_.long_scan_blocks;
   table_options_.readahead_size = options_.compaction_readahead_size;
   table_options_.statistics = stats_;
+  if (options_.stalled_writers_compress && !read_only_) {
+    compression_queue_ = std::make_unique<CompressionQueue>();
+    table_options_.compression_queue = compression_queue_.get();
+  }
 
   const int table_cache_size = options_.max_open_files == -1
                                    ? TableCache::kAllTables
@@ -1145,12 +1150,57 @@ void DBImpl::UpdateWriteController() {
   }
 }
 
-uint64_t DBImpl::WaitWhileStopped(StallCause cause) {
+bool DBImpl::CpuForStalledWriters() const {
+  if (compression_queue_ == nullptr || !compression_queue_->HasWork()) {
+    return false;
+  }
+  const int busy = running_compactions_ + (flushing_mem_ != nullptr ? 1 : 0);
+  return busy < available_cpus_;
+}
+
+uint64_t DBImpl::WaitWhileStopped(StallCause cause, StopWait* wait) {
+  if (wait->waited && wait->cause != cause) EndStopWait(wait);
   const uint64_t start = env_->NowMicros();
-  bg_cv_.Wait();
+  if (CpuForStalledWriters()) {
+    // The stop ends when a flush or compaction does: a block compressed
+    // here is one less for it. One at a time, so the stop is checked
+    // again between blocks; any block will do (HelpOne fails only on an
+    // empty queue, and then the next call waits).
+    mutex_.Unlock();
+    if (compression_queue_->HelpOne(UINT64_MAX)) {
+      RecordTick(kStallCompressedBlocks);
+    }
+    mutex_.Lock();
+  } else if (compression_queue_ != nullptr) {
+    // Blocks may be queued meanwhile, and no job signals that.
+    bg_cv_.WaitFor(WriteController::kDelayCheckMicros);
+  } else {
+    bg_cv_.Wait();
+  }
   const uint64_t waited = env_->NowMicros() - start;
-  RecordStall(cause, /*stopped=*/true, waited);
+  wait->cause = cause;
+  wait->micros += waited;
+  wait->waited = true;
   return waited;
+}
+
+void DBImpl::EndStopWait(StopWait* wait) {
+  if (!wait->waited) return;
+  RecordStall(wait->cause, /*stopped=*/true, wait->micros);
+  *wait = StopWait();
+}
+
+void DBImpl::DelayFor(uint64_t micros, bool compress) {
+  if (compress) {
+    const uint64_t end = env_->NowMicros() + micros;
+    for (;;) {
+      const uint64_t now = env_->NowMicros();
+      micros = now < end ? end - now : 0;
+      if (micros == 0 || !compression_queue_->HelpOne(micros * 1000)) break;
+      RecordTick(kStallCompressedBlocks);
+    }
+  }
+  if (micros > 0) env_->SleepForMicroseconds(static_cast<int>(micros));
 }
 
 void DBImpl::RecordStall(StallCause cause, bool stopped, uint64_t micros) {
@@ -1253,6 +1303,13 @@ Status DBImpl::ServiceFlushRequests(Writer* self, bool* serviced) {
 }
 
 Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
+  StopWait stop;
+  Status s = MakeRoom(leader, batch_bytes, &stop);
+  EndStopWait(&stop);
+  return s;
+}
+
+Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
   mutex_.AssertHeld();
   bool delayed = false;
   for (;;) {
@@ -1273,7 +1330,7 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
       // flush.
       if (flush_waiting_.load(std::memory_order_relaxed)) MaybeScheduleFlush();
       perf_internal::AddNanos(&PerfContext::write_stop_nanos,
-                              WaitWhileStopped(cause) * 1000);
+                              WaitWhileStopped(cause, stop) * 1000);
       UpdateWriteController();
       continue;
     }
@@ -1300,9 +1357,10 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
         // (WriteController::kDelayCheckMicros).
         uint64_t slept = 0;
         do {
+          const bool compress = CpuForStalledWriters();
           mutex_.Unlock();
-          env_->SleepForMicroseconds(static_cast<int>(
-              std::min(delay - slept, WriteController::kDelayCheckMicros)));
+          DelayFor(std::min(delay - slept, WriteController::kDelayCheckMicros),
+                   compress);
           mutex_.Lock();
           slept = env_->NowMicros() - start;
         } while (slept < delay &&
@@ -1327,7 +1385,7 @@ Status DBImpl::MakeRoomForWrite(Writer* leader, uint64_t batch_bytes) {
         if (leader->no_slowdown) return Status::Incomplete("write stall");
         perf_internal::AddNanos(
             &PerfContext::write_stop_nanos,
-            WaitWhileStopped(StallCause::kMemtableLimit) * 1000);
+            WaitWhileStopped(StallCause::kMemtableLimit, stop) * 1000);
       }
       continue;
     }
@@ -2141,12 +2199,14 @@ Status DBImpl::FlushImpl(const FlushOptions& options) {
   if (w.done) {
     s = w.status;
   } else {
+    StopWait stop;
     for (;;) {
       bool serviced = false;
       s = ServiceFlushRequests(&w, &serviced);
       if (!s.ok() || serviced) break;
-      WaitWhileStopped(StallCause::kMemtableLimit);
+      WaitWhileStopped(StallCause::kMemtableLimit, &stop);
     }
+    EndStopWait(&stop);
     writers_.pop_front();
     if (!writers_.empty()) writers_.front()->cv.Signal();
   }

@@ -55,6 +55,7 @@
 #include "db/table_file_recycler.h"
 #include "db/write_controller.h"
 #include "table/block_admission.h"
+#include "table/compression_queue.h"
 #include "table/properties.h"
 #include "table/table_options.h"
 #include "util/mutex.h"
@@ -169,9 +170,40 @@ class DBImpl : public DB, private ReadSampler {
   Status SwitchMemtable() REQUIRES(mutex_);
   // A new, empty memtable sized and filtered per the options.
   MemTable* NewMemTable() const;
-  // Waits on bg_cv_ while writes are stopped for cause; records the wait
+  // One write's waits through a stop: recorded as one stall (per cause)
+  // when the stop ends, however often the writer woke, or compressed a
+  // block, meanwhile.
+  struct StopWait {
+    StallCause cause = StallCause::kNone;
+    uint64_t micros = 0;
+    bool waited = false;
+  };
+  // Waits on bg_cv_ while writes are stopped for cause, or compresses a
+  // queued block for the flush or compaction it waits for instead
+  // (Options::stalled_writers_compress); the caller checks again either
+  // way. With a compression queue the wait ends after at most
+  // WriteController::kDelayCheckMicros, to look for blocks again. Adds
+  // the wait to *wait (recording a stall of another cause there first)
   // and returns it, in microseconds.
-  uint64_t WaitWhileStopped(StallCause cause) REQUIRES(mutex_);
+  uint64_t WaitWhileStopped(StallCause cause, StopWait* wait) REQUIRES(mutex_);
+  // Records *wait's stall, if it has one, and clears it.
+  void EndStopWait(StopWait* wait) REQUIRES(mutex_);
+  // MakeRoomForWrite's loop; its stop waits go to *stop.
+  Status MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop)
+      REQUIRES(mutex_);
+  // Waits micros for a delayed write, compressing queued blocks meanwhile
+  // while the next is expected to be done in the time left.
+  void DelayFor(uint64_t micros, bool compress) EXCLUDES(mutex_);
+  // Whether a stalled writer should compress queued blocks: some are
+  // queued, and fewer flushes and compactions run than there are CPUs (a
+  // CPU is free while the writer would wait; with every CPU busy it would
+  // take one from them).
+  bool CpuForStalledWriters() const REQUIRES(mutex_);
+  // Data blocks stalled writers have compressed since the DB opened.
+  uint64_t BlocksCompressedByWriters() const {
+    return compression_queue_ != nullptr ? compression_queue_->helped_jobs()
+                                         : 0;
+  }
   // Re-evaluates the stall state from the current Version and memtables,
   // then the WAL helper's placement (PlaceWalHelper).
   void UpdateWriteController() REQUIRES(mutex_);
@@ -334,6 +366,9 @@ class DBImpl : public DB, private ReadSampler {
   std::unique_ptr<const FilterPolicy> owned_filter_policy_;
   std::shared_ptr<Cache> block_cache_;
   std::unique_ptr<BlockAdmission> block_admission_;  // null: admit all
+  // Where flushes and compactions queue their blocks for compression, for
+  // stalled writers to help with; null: they compress their own.
+  std::unique_ptr<CompressionQueue> compression_queue_;
   // The memtables' arena blocks, kept from a flushed memtable for the next
   // one (util/arena.h); shared with every memtable, which may outlive the
   // DB in a reader's hands.
@@ -411,6 +446,7 @@ class DBImpl : public DB, private ReadSampler {
   // Fewer CPUs than background threads plus one writer (flush_in_compaction
   // kAuto).
   bool cpus_scarce_ = false;
+  int available_cpus_ = 1;  // the CPUs the DB's threads may run on
   int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;  // queued or running
   int running_compactions_ GUARDED_BY(mutex_) = 0;       // picked and running
   int manual_compactions_ GUARDED_BY(mutex_) = 0;

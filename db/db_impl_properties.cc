@@ -139,6 +139,8 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   }
   if (name == "cascadedb.stall-stats") {
     *value = write_controller_.StallStatsTable(env_->NowMicros());
+    value->append("blocks compressed by stalled writers: " +
+                  std::to_string(BlocksCompressedByWriters()) + "\n");
     return true;
   }
   if (name == "cascadedb.compaction-stats") {
@@ -332,6 +334,8 @@ bool DBImpl::GetMapProperty(const Slice& property,
   if (closed_) return false;
   if (name == "cascadedb.stall-stats") {
     write_controller_.GetStallStatsMap(env_->NowMicros(), value);
+    (*value)["blocks-compressed-by-writers"] =
+        std::to_string(BlocksCompressedByWriters());
     return true;
   }
   if (name == "cascadedb.write-amplification") {

@@ -209,17 +209,25 @@ Status ReadBlock(RandomAccessFile* file, bool verify_checksum,
                                result);
 }
 
-Status WriteBlock(WritableFile* file, uint64_t* offset, const Slice& raw,
-                  CompressionType type, int level, std::string* scratch,
-                  BlockHandle* handle, CompressionType* type_used) {
-  Slice payload = raw;
-  CompressionType stored = kNoCompression;
+CompressionType ChooseBlockPayload(const Slice& raw, CompressionType type,
+                                   int level, std::string* scratch,
+                                   Slice* payload) {
   if (type != kNoCompression && CompressionTypeSupported(type) &&
       CompressBlock(type, level, raw, scratch) &&
       CompressionSavesEnough(raw.size(), scratch->size())) {
-    payload = *scratch;
-    stored = type;
+    *payload = *scratch;
+    return type;
   }
+  *payload = raw;
+  return kNoCompression;
+}
+
+Status WriteBlock(WritableFile* file, uint64_t* offset, const Slice& raw,
+                  CompressionType type, int level, std::string* scratch,
+                  BlockHandle* handle, CompressionType* type_used) {
+  Slice payload;
+  const CompressionType stored =
+      ChooseBlockPayload(raw, type, level, scratch, &payload);
   handle->set_offset(*offset);
   handle->set_size(payload.size());
   char trailer[kBlockTrailerSize];

@@ -151,6 +151,13 @@ Status UncompressStoredBlock(const Slice& stored, uint64_t offset,
                              bool verify_checksum, std::unique_ptr<char[]>* buf,
                              BlockContents* result);
 
+// What WriteBlock stores for raw: the bytes compressed with type/level, in
+// *scratch, when that saves >= 12.5%; else raw itself. Sets *payload to
+// them and returns the compression they are stored with.
+CompressionType ChooseBlockPayload(const Slice& raw, CompressionType type,
+                                   int level, std::string* scratch,
+                                   Slice* payload);
+
 // Appends raw (compressed with type/level first when that saves >= 12.5%,
 // else stored as kNoCompression) plus its trailer to file, at file offset
 // *offset, then advances *offset by the bytes written. *scratch is a buffer

@@ -21,13 +21,20 @@ constexpr int kIndexBlockRestartInterval = 1;
 // Meta blocks (filter, properties, metaindex) are small or incompressible.
 constexpr CompressionType kMetaBlockCompression = kNoCompression;
 
+// With a compression queue, data blocks waiting for their compression
+// beyond this many are compressed by the builder itself: time for helpers
+// to take them, without holding much memory (64 KiB of 4 KiB blocks).
+constexpr size_t kMaxPendingBlocks = 16;
+
 }  // namespace
 
 TableBuilder::TableBuilder(const TableOptions& options, WritableFile* file)
     : options_(options),
       file_(file),
       data_block_(std::max(1, options.block_restart_interval)),
-      index_block_(kIndexBlockRestartInterval) {
+      index_block_(kIndexBlockRestartInterval),
+      queue_(options.compression != kNoCompression ? options.compression_queue
+                                                   : nullptr) {
   assert(options_.comparator != nullptr);
   if (options_.block_restart_interval < 1) {
     status_ = Status::InvalidArgument(
@@ -58,6 +65,8 @@ TableBuilder::TableBuilder(const TableOptions& options, WritableFile* file)
 
 TableBuilder::~TableBuilder() {
   assert(closed_);  // Forgetting Finish()/Abandon() leaves a partial table.
+  // The queue must not hold a block of a builder that is gone.
+  CancelPendingBlocks();
 }
 
 void TableBuilder::Add(const Slice& key, const Slice& value) {
@@ -144,6 +153,18 @@ void TableBuilder::AddStoredBlock(const Slice& stored, Iterator* entries) {
     status_ = entries->status();
     return;
   }
+  if (queue_ != nullptr) {
+    // Behind the blocks still on their way: written in turn.
+    std::unique_ptr<PendingBlock> block = NewPendingBlock();
+    block->job.raw.clear();
+    block->job.stored.assign(stored.data(), stored.size());
+    block->job.state.store(BlockJob::State::kDone, std::memory_order_relaxed);
+    pending_stored_bytes_ += stored.size();
+    pending_blocks_.push_back(std::move(block));
+    pending_index_entry_ = true;
+    WritePendingBlocks(/*all=*/false);
+    return;
+  }
   status_ = file_->Append(stored);
   if (!status_.ok()) return;
   pending_handle_.set_offset(offset_);
@@ -154,6 +175,14 @@ void TableBuilder::AddStoredBlock(const Slice& stored, Iterator* entries) {
 
 void TableBuilder::AddIndexEntry() {
   assert(pending_index_entry_);
+  if (!pending_blocks_.empty()) {
+    // The block is the newest pending one: indexed when written.
+    PendingBlock* block = pending_blocks_.back().get();
+    block->index_key = last_key_;
+    block->index_key_set = true;
+    pending_index_entry_ = false;
+    return;
+  }
   std::string handle_encoding;
   pending_handle_.EncodeTo(&handle_encoding);
   index_block_.Add(last_key_, handle_encoding);
@@ -165,10 +194,89 @@ void TableBuilder::FlushDataBlock() {
   assert(!pending_index_entry_);
   const Slice last = data_block_.last_key();
   last_key_.assign(last.data(), last.size());
+  if (queue_ != nullptr) {
+    std::unique_ptr<PendingBlock> block = NewPendingBlock();
+    const Slice raw = data_block_.Finish();
+    block->job.type = options_.compression;
+    block->job.level = options_.compression_level;
+    block->job.raw.assign(raw.data(), raw.size());
+    data_block_.Reset();
+    pending_raw_bytes_ += block->job.raw.size();
+    queue_->Submit(&block->job);
+    pending_blocks_.push_back(std::move(block));
+    pending_index_entry_ = true;
+    WritePendingBlocks(/*all=*/false);
+    return;
+  }
   WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
   data_block_.Reset();
   if (!status_.ok()) return;
   DataBlockWritten();
+}
+
+std::unique_ptr<TableBuilder::PendingBlock> TableBuilder::NewPendingBlock() {
+  if (spare_blocks_.empty()) return std::make_unique<PendingBlock>();
+  std::unique_ptr<PendingBlock> block = std::move(spare_blocks_.back());
+  spare_blocks_.pop_back();
+  block->index_key_set = false;
+  return block;
+}
+
+void TableBuilder::WritePendingBlocks(bool all) {
+  while (status_.ok() && !pending_blocks_.empty()) {
+    PendingBlock* oldest = pending_blocks_.front().get();
+    if (!oldest->job.done()) {
+      if (!all && pending_blocks_.size() <= kMaxPendingBlocks) return;
+      // Rather than wait for a helper busy with the oldest, compress a
+      // later block nobody has taken; the oldest only once none is left.
+      BlockJob* job = &oldest->job;
+      for (const auto& block : pending_blocks_) {
+        if (block->job.state.load(std::memory_order_relaxed) ==
+            BlockJob::State::kQueued) {
+          job = &block->job;
+          break;
+        }
+      }
+      queue_->Complete(job);
+      continue;
+    }
+    WritePendingBlock(oldest);
+    spare_blocks_.push_back(std::move(pending_blocks_.front()));
+    pending_blocks_.pop_front();
+  }
+}
+
+void TableBuilder::WritePendingBlock(PendingBlock* block) {
+  const std::string& stored = block->job.stored;
+  status_ = file_->Append(stored);
+  if (!status_.ok()) return;
+  if (block->job.raw.empty()) {
+    pending_stored_bytes_ -= stored.size();  // a stored block, added whole
+  } else {
+    pending_raw_bytes_ -= block->job.raw.size();
+    written_raw_bytes_ += block->job.raw.size();
+    written_stored_bytes_ += stored.size();
+    written_ratio_ = static_cast<double>(written_stored_bytes_) /
+                     static_cast<double>(written_raw_bytes_);
+  }
+  pending_handle_.set_offset(offset_);
+  pending_handle_.set_size(stored.size() - kBlockTrailerSize);
+  offset_ += stored.size();
+  properties_.data_size += stored.size();
+  ++properties_.num_data_blocks;
+  if (block->index_key_set) {
+    std::string handle_encoding;
+    pending_handle_.EncodeTo(&handle_encoding);
+    index_block_.Add(block->index_key, handle_encoding);
+  }
+  // Else it is the newest block: AddIndexEntry indexes it at pending_handle_.
+}
+
+void TableBuilder::CancelPendingBlocks() {
+  for (const auto& block : pending_blocks_) queue_->Cancel(&block->job);
+  pending_blocks_.clear();
+  pending_raw_bytes_ = 0;
+  pending_stored_bytes_ = 0;
 }
 
 void TableBuilder::DataBlockWritten() {
@@ -188,8 +296,12 @@ void TableBuilder::WriteBlock(const Slice& raw, CompressionType type,
 Status TableBuilder::Finish() {
   assert(!closed_);
   FlushDataBlock();
+  if (queue_ != nullptr) WritePendingBlocks(/*all=*/true);
   closed_ = true;
-  if (!status_.ok()) return status_;
+  if (!status_.ok()) {
+    CancelPendingBlocks();
+    return status_;
+  }
 
   BlockHandle filter_handle;  // unset when there is no filter
   if (filter_block_ != nullptr) {
@@ -249,6 +361,7 @@ void TableBuilder::WriteMetaBlocksAndFooter(const BlockHandle& filter_handle,
 void TableBuilder::Abandon() {
   assert(!closed_);
   closed_ = true;
+  CancelPendingBlocks();
 }
 
 }  // namespace cascadedb

@@ -14,14 +14,17 @@
 #define CASCADEDB_TABLE_TABLE_BUILDER_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cascadedb/env.h"
 #include "cascadedb/iterator.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
 #include "table/block_builder.h"
+#include "table/compression_queue.h"
 #include "table/format.h"
 #include "table/properties.h"
 #include "table/table_options.h"
@@ -80,8 +83,14 @@ class TableBuilder {
     return data_block_.empty() ? Slice(last_key_) : data_block_.last_key();
   }
 
-  // Bytes written so far (the file size after a successful Finish).
-  uint64_t FileSize() const { return offset_; }
+  // Bytes written so far (the file size after a successful Finish), plus,
+  // with a compression queue, the expected size of the data blocks not
+  // yet written (at the compression ratio of those written).
+  uint64_t FileSize() const {
+    return offset_ + pending_stored_bytes_ +
+           static_cast<uint64_t>(static_cast<double>(pending_raw_bytes_) *
+                                 written_ratio_);
+  }
 
   // The table's properties; complete after a successful Finish().
   const TableProperties& properties() const { return properties_; }
@@ -94,9 +103,27 @@ class TableBuilder {
   // Records the data block just written at pending_handle_: due an index
   // entry, counted in the properties.
   void DataBlockWritten();
-  // Writes the current data block and remembers it for the next index
-  // entry.
+  // Writes the current data block (or, with a compression queue, submits
+  // it) and remembers it for the next index entry.
   void FlushDataBlock();
+
+  // With a compression queue: a data block submitted or added and not yet
+  // written, and its index key once known.
+  struct PendingBlock {
+    BlockJob job;
+    std::string index_key;
+    bool index_key_set = false;
+  };
+  // A pending block to fill, reusing a written one's buffers.
+  std::unique_ptr<PendingBlock> NewPendingBlock();
+  // Writes the pending blocks that are done, oldest first, stopping at the
+  // first that is not; with all, or while more than kMaxPendingBlocks are
+  // pending, finishes them here instead of stopping.
+  void WritePendingBlocks(bool all);
+  // Writes one done block and indexes it, or leaves its index entry due.
+  void WritePendingBlock(PendingBlock* block);
+  // Takes every pending block back from the queue unwritten.
+  void CancelPendingBlocks();
   // Writes raw as one block with its trailer; records errors in status_.
   void WriteBlock(const Slice& raw, CompressionType type, BlockHandle* handle);
   // Writes the properties, metaindex and footer once the index is written.
@@ -121,6 +148,17 @@ class TableBuilder {
   BlockHandle pending_handle_;
   std::string compressed_scratch_;  // reused by WriteBlock
   TableProperties properties_;
+
+  // options_.compression_queue, or nullptr when blocks are not compressed.
+  CompressionQueue* const queue_;
+  std::deque<std::unique_ptr<PendingBlock>> pending_blocks_;  // oldest first
+  std::vector<std::unique_ptr<PendingBlock>> spare_blocks_;
+  uint64_t pending_raw_bytes_ = 0;     // raw sizes of pending submitted blocks
+  uint64_t pending_stored_bytes_ = 0;  // sizes of pending stored blocks
+  // Stored / raw bytes of the submitted blocks written so far (1 before).
+  double written_ratio_ = 1.0;
+  uint64_t written_raw_bytes_ = 0;
+  uint64_t written_stored_bytes_ = 0;
 };
 
 }  // namespace cascadedb

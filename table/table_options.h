@@ -20,6 +20,7 @@ namespace cascadedb {
 
 class BlockAdmission;
 class Cache;
+class CompressionQueue;
 class FilterPolicy;
 class Statistics;
 class TableKeyFormat;
@@ -90,6 +91,13 @@ struct TableOptions {
   // can lay it out contiguously. 0 = no preallocation. A hint: failures are
   // ignored.
   uint64_t preallocation_size = 0;
+
+  // TableBuilder puts its compressed data blocks here to be compressed by
+  // whichever thread gets to them first (table/compression_queue.h), and
+  // writes each a few blocks later; nullptr (or no compression) = each
+  // block compressed and written at once. The table's bytes are the same
+  // either way. Borrowed: must outlive every builder given it.
+  CompressionQueue* compression_queue = nullptr;
 
   // Receives block cache, bloom filter and SST read tickers
   // (include/cascadedb/statistics.h); nullptr = none. Borrowed.

@@ -69,6 +69,7 @@ constexpr TickerInfo kTickerInfo[] = {
      "cascadedb.stall.pending_compaction_stop.micros"},
     {kWritesDelayed, "cascadedb.write.delayed"},
     {kWritesStopped, "cascadedb.write.stopped"},
+    {kStallCompressedBlocks, "cascadedb.stall.compressed.blocks"},
     {kFlushWriteBytes, "cascadedb.flush.write.bytes"},
     {kFlushesInCompaction, "cascadedb.flush.in.compaction"},
     {kCompactReadBytes, "cascadedb.compact.read.bytes"},

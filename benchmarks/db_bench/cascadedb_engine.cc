@@ -174,6 +174,7 @@ class CascadeDBEngine : public Engine {
         "compaction_pri=" + std::string(CompactionPriName(o.compaction_pri)),
         "compaction_copy_blocks=" + u(o.compaction_copy_blocks),
         "align_compaction_outputs=" + u(o.align_compaction_outputs),
+        "stalled_writers_compress=" + u(o.stalled_writers_compress),
         "flush_in_compaction=" +
             std::string(FlushInCompactionName(o.flush_in_compaction)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
@@ -392,6 +393,9 @@ class CascadeDBEngine : public Engine {
     }
     if (c.align_compaction_outputs) {
       o->align_compaction_outputs = *c.align_compaction_outputs;
+    }
+    if (c.stalled_writers_compress) {
+      o->stalled_writers_compress = *c.stalled_writers_compress;
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;

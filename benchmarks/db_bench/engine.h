@@ -51,6 +51,9 @@ struct EngineConfig {
   std::optional<int> compaction_pri;
   // Compactions copy unchanged blocks whole (Options::compaction_copy_blocks).
   std::optional<bool> compaction_copy_blocks;
+  // Stalled writers compress background blocks
+  // (Options::stalled_writers_compress).
+  std::optional<bool> stalled_writers_compress;
   // Compaction outputs end at the grandparents' file boundaries
   // (Options::align_compaction_outputs).
   std::optional<bool> align_compaction_outputs;

@@ -120,6 +120,11 @@ DEFINE_bool(compaction_copy_blocks, true,
             "unchanged out whole (Options::compaction_copy_blocks; not "
             "given: the engine's default; LevelDB and RocksDB take only "
             "false)");
+DEFINE_bool(stalled_writers_compress, true,
+            "Writers held back by a delay or stop compress the flushes' and "
+            "compactions' data blocks while they wait "
+            "(Options::stalled_writers_compress; not given: the engine's "
+            "default; LevelDB and RocksDB take only false)");
 DEFINE_bool(align_compaction_outputs, true,
             "Compactions end output files where files of the level below "
             "end (Options::align_compaction_outputs; RocksDB's "
@@ -477,6 +482,7 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(compaction_pri, compaction_pri, int);
   DB_BENCH_MAP(compaction_copy_blocks, compaction_copy_blocks, bool);
   DB_BENCH_MAP(align_compaction_outputs, align_compaction_outputs, bool);
+  DB_BENCH_MAP(stalled_writers_compress, stalled_writers_compress, bool);
   DB_BENCH_MAP(level0_slowdown_writes_trigger, level0_slowdown_writes_trigger,
                int);
   DB_BENCH_MAP(level0_stop_writes_trigger, level0_stop_writes_trigger, int);

@@ -183,6 +183,11 @@ class LevelDBEngine : public Engine {
           "--compaction_copy_blocks: LevelDB rebuilds every block it "
           "compacts (false)");
     }
+    if (c.stalled_writers_compress.value_or(false)) {
+      error(
+          "--stalled_writers_compress: LevelDB's stalled writers only wait "
+          "(false)");
+    }
     if (c.align_compaction_outputs.value_or(false)) {
       error(
           "--align_compaction_outputs: LevelDB cuts compaction outputs at "

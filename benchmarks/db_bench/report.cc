@@ -423,7 +423,8 @@ std::string StallLine(const StallStats& d) {
   if (!d.by_cause.empty() && !any_cause) {
     line += line.empty() ? "none" : "; no stall episodes";
   }
-  for (const char* k : {"writes-delayed", "writes-stopped"}) {
+  for (const char* k :
+       {"writes-delayed", "writes-stopped", "blocks-compressed-by-writers"}) {
     auto it = d.totals.find(k);
     if (it != d.totals.end() && it->second > 0) {
       line += Printf("; %s %" PRIu64, k, it->second);

@@ -454,6 +454,11 @@ class RocksDBEngine : public Engine {
           "--compaction_copy_blocks",
           "RocksDB rebuilds every block it compacts (false)");
     }
+    if (c.stalled_writers_compress.value_or(false)) {
+      return Status::InvalidArgument(
+          "--stalled_writers_compress",
+          "RocksDB's stalled writers only wait (false)");
+    }
     if (c.align_compaction_outputs) {
       o->level_compaction_dynamic_file_size = *c.align_compaction_outputs;
     }

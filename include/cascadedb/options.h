@@ -362,6 +362,17 @@ struct Options {
   // active; adapted up and down from there. Default: 16 MiB/s. Range: > 0.
   uint64_t delayed_write_rate = 16ull << 20;
 
+  // A writer held back by a delay or a stop compresses data blocks for the
+  // running flushes and compactions while it waits, instead of spinning or
+  // sleeping: their outputs' blocks wait for compression in a queue a few
+  // blocks long, and whatever no writer takes, the flush or compaction
+  // compresses itself. A delayed writer only takes a block expected to be
+  // done before its delay ends. On a machine where the background threads
+  // are busy, this gives them the writers' waiting time; the tables
+  // written are the same either way. Counted in the
+  // "cascadedb.stall.compressed.blocks" ticker. Default: true.
+  bool stalled_writers_compress = true;
+
   // ---------------------------------------------------------------- tables and
   // caching
 

@@ -106,6 +106,10 @@ enum Tickers : uint32_t {
   kWritesDelayed,
   // "cascadedb.write.stopped": writes that waited for a STOP to clear.
   kWritesStopped,
+  // "cascadedb.stall.compressed.blocks": data blocks of flushes and
+  // compactions compressed by writers while delayed or stopped
+  // (Options::stalled_writers_compress).
+  kStallCompressedBlocks,
 
   // ---------------------------------------------------- flush and compaction
   // "cascadedb.flush.write.bytes": bytes of SST files written by flushes.

@@ -37,6 +37,7 @@
 #include "tests/testutil/test_util.h"
 #include "util/compression.h"
 #include "util/random.h"
+#include "util/thread_pool.h"
 
 #ifndef CASCADEDB_DB_BENCH_PATH
 #error "CASCADEDB_DB_BENCH_PATH must name the db_bench binary"
@@ -428,6 +429,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.long_scan_blocks, FLAGS_long_scan_blocks);
   EXPECT_EQ(o.compaction_copy_blocks, FLAGS_compaction_copy_blocks);
   EXPECT_EQ(o.align_compaction_outputs, FLAGS_align_compaction_outputs);
+  EXPECT_EQ(o.stalled_writers_compress, FLAGS_stalled_writers_compress);
   EXPECT_EQ(ReadOptions().verify_checksums, FLAGS_verify_checksum);
   EXPECT_EQ(o.block_cache_admit_on_second_miss,
             FLAGS_cache_admit_on_second_miss);
@@ -445,6 +447,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.compaction_pri.has_value());
   EXPECT_FALSE(unset.compaction_copy_blocks.has_value());
   EXPECT_FALSE(unset.align_compaction_outputs.has_value());
+  EXPECT_FALSE(unset.stalled_writers_compress.has_value());
   EXPECT_FALSE(unset.verify_checksums.has_value());
   EXPECT_FALSE(unset.flush_in_compaction.has_value());
   std::string error;
@@ -456,7 +459,8 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
              "--recycle_table_bytes=0", "--cache_admit_on_second_miss=false",
              "--compaction_cpu_priority=idle", "--compaction_pri=4",
              "--flush_in_compaction=never", "--compaction_copy_blocks=false",
-             "--align_compaction_outputs=false", "--verify_checksum=false"},
+             "--align_compaction_outputs=false", "--verify_checksum=false",
+             "--stalled_writers_compress=false"},
             &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -472,6 +476,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ("never", set.flush_in_compaction.value_or(""));
   EXPECT_FALSE(set.compaction_copy_blocks.value_or(true));
   EXPECT_FALSE(set.align_compaction_outputs.value_or(true));
+  EXPECT_FALSE(set.stalled_writers_compress.value_or(true));
   EXPECT_FALSE(set.verify_checksums.value_or(true));
 }
 
@@ -836,6 +841,47 @@ TEST(DbBenchTest, CompactionCpuPriorityIsAppliedAndReported) {
       << summary;
   EXPECT_NE(std::string::npos, r.out.find("compaction_cpu_priority=idle"))
       << r.out;
+}
+
+// Writers delayed beside a compaction compress its blocks, and the stalls
+// line and summary.json say how many; --stalled_writers_compress=false
+// turns that off.
+TEST(DbBenchTest, StalledWritersCompressAndSaySo) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "no CPU beside the compaction";
+  for (const bool on : {true, false}) {
+    test::TempDir dir;
+    const std::string report = dir.File("report");
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") +
+                 " --num=3000 --value_size=1000 --write_buffer_size=65536"
+                 " --level0_file_num_compaction_trigger=2"
+                 " --level0_slowdown_writes_trigger=2"
+                 " --level0_stop_writes_trigger=8"
+                 " --delayed_write_rate=2097152 --benchmarks=fillrandom"
+                 " --stats_interval_seconds=0 --report_dir=" +
+                 report +
+                 " --stalled_writers_compress=" + (on ? "true" : "false"));
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    std::string stalls;
+    for (const std::string& line : Lines(r.out)) {
+      if (line.rfind("  stalls         : ", 0) == 0) {
+        stalls = line;
+        break;
+      }
+    }
+    ASSERT_FALSE(stalls.empty()) << r.out;
+    EXPECT_NE(std::string::npos, stalls.find("writes-delayed ")) << stalls;
+    const std::string summary = ReadFile(report + "/summary.json");
+    EXPECT_NE(std::string::npos, r.out.find("stalled_writers_compress=" +
+                                            std::string(on ? "1" : "0")))
+        << r.out;
+    EXPECT_EQ(
+        on, stalls.find("; blocks-compressed-by-writers ") != std::string::npos)
+        << stalls;
+    EXPECT_EQ(on, summary.find("\"blocks-compressed-by-writers\":0") ==
+                      std::string::npos)
+        << summary;
+  }
 }
 
 // --perf_level=3 splits the writes slower than 1 ms by the engine's write

@@ -20,6 +20,7 @@
 #include "cascadedb/statistics.h"
 #include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
+#include "util/thread_pool.h"
 #include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
@@ -337,6 +338,165 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   // flush's estimate to be badly off.
   EXPECT_LE(std::stoull(m["writes-stopped"]), 3u) << "over " << flushes;
   CheckAllPresent(kKeys, value);
+}
+
+// Half noise, half one repeated byte: blocks compress to about half.
+std::string HalfCompressible(uint32_t* state, size_t len) {
+  return test::RandomBytes(state, len / 2) + std::string(len - len / 2, 'c');
+}
+
+// Slows every append to the tables written off the flush thread by 2 ms:
+// compactions (automatic or CompactRange's) crawl, flushes do not.
+class SlowCompactionOutputEnv : public test::WritableFileHookEnv {
+ public:
+  SlowCompactionOutputEnv() : WritableFileHookEnv(Env::Default()) {}
+
+ protected:
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* result) override {
+    char thread[16] = "";
+    pthread_getname_np(pthread_self(), thread, sizeof(thread));
+    if (s.ok() && test::EndsWith(fname, ".sst") &&
+        std::string(thread) != "cascadedb:high") {
+      *result = std::make_unique<File>(std::move(*result));
+    }
+    return s;
+  }
+
+ private:
+  class File : public WritableFileWrapper {
+   public:
+    explicit File(std::unique_ptr<WritableFile> t)
+        : WritableFileWrapper(std::move(t)) {}
+    Status Append(const Slice& data) override {
+      Env::Default()->SleepForMicroseconds(2000);
+      return WritableFileWrapper::Append(data);
+    }
+  };
+};
+
+// Writes delayed by L0 while a slow compaction runs compress its queued
+// blocks while they wait (Options::stalled_writers_compress). Flushes are
+// fast and there are memtables to spare: nothing stops.
+TEST_F(DBStallTest, WritesDelayedByL0CompressTheCompactionsBlocks) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "no CPU beside the compaction";
+  SlowCompactionOutputEnv env;
+  test::CloseDBFirst close{&db_, nullptr};
+  options_.env = &env;
+  options_.compression = kSnappyCompression;
+  options_.max_write_buffer_number = 4;
+  options_.flush_in_compaction = FlushInCompaction::kNever;
+  options_.level0_stop_writes_trigger = 100;
+  options_.delayed_write_rate = 1 << 20;  // about 1 ms a write
+  options_.target_file_size_base = 4 << 20;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  uint32_t state = 7;
+  const std::string value = HalfCompressible(&state, 1000);
+  const int kKeys = 600;  // ten memtables
+  for (int i = 0; i < kKeys; ++i) {
+    // Keys out of order, so that L0 files overlap (no trivial moves).
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i * 7919 % kKeys), value));
+  }
+  auto m = StallStats();
+  EXPECT_GT(std::stoull(m["l0_slowdown.stall-micros"]), 0u);
+  EXPECT_EQ("0", m["writes-stopped"]);
+  const uint64_t compressed = std::stoull(m["blocks-compressed-by-writers"]);
+  EXPECT_GT(compressed, 0u);
+  EXPECT_EQ(compressed,
+            options_.statistics->getTickerCount(kStallCompressedBlocks));
+  CheckAllPresent(kKeys, value);
+}
+
+// A writer stopped by L0 compresses the blocks of the compaction it waits
+// for (CompactRange's, which clears the stop only as it ends), and the
+// tables are still what they should be.
+TEST_F(DBStallTest, StoppedWritersCompressTheCompactionsBlocks) {
+  if (AvailableCpus() < 2) GTEST_SKIP() << "no CPU beside the compaction";
+  SlowCompactionOutputEnv env;
+  test::CloseDBFirst close{&db_, nullptr};
+  options_.env = &env;
+  options_.compression = kSnappyCompression;
+  options_.disable_auto_compactions = true;  // L0 piles up
+  options_.flush_in_compaction = FlushInCompaction::kNever;
+  options_.max_write_buffer_number = 4;
+  options_.level0_slowdown_writes_trigger = 4;
+  options_.level0_stop_writes_trigger = 4;
+  options_.target_file_size_base = 4 << 20;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  uint32_t state = 9;
+  const std::string value = HalfCompressible(&state, 1000);
+  const int kKeys = 400;  // six memtables
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < kKeys; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i * 7919 % kKeys), value));
+    }
+    done = true;
+  });
+  for (int i = 0; i < 2000 && StallStats()["cause"] != "l0_stop"; ++i) {
+    Env::Default()->SleepForMicroseconds(5000);
+  }
+  ASSERT_EQ("l0_stop", StallStats()["cause"]);
+  const uint64_t before =
+      std::stoull(StallStats()["blocks-compressed-by-writers"]);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t during =
+      std::stoull(StallStats()["blocks-compressed-by-writers"]) - before;
+  writer.join();
+  ASSERT_TRUE(done.load());
+  // More than the flush CompactRange starts with has (a memtable, 16
+  // blocks of 4 KiB): the writer went on finding the compaction's blocks,
+  // though nothing signals it while the compaction runs (about 60).
+  EXPECT_GT(during, 24u);
+  EXPECT_GE(std::stoull(StallStats()["writes-stopped"]), 1u);
+  CheckAllPresent(kKeys, value);
+  db_.reset();
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  CheckAllPresent(kKeys, value);
+}
+
+// A write that waits through a stop is one stopped write with one wait,
+// however often it woke meanwhile (a stopped writer looks for blocks to
+// compress every millisecond).
+TEST_F(DBStallTest, AWriteStoppedOnceCountsOnce) {
+  options_.disable_auto_compactions = true;
+  options_.level0_slowdown_writes_trigger = 4;
+  options_.level0_stop_writes_trigger = 4;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  for (int i = 0; i < 2; ++i) FlushTwoOverlappingTables();
+  ASSERT_EQ("l0_stop", StallStats()["cause"]);
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    ASSERT_OK(db_->Put(WriteOptions(), "k", "v"));
+    done = true;
+  });
+  Env::Default()->SleepForMicroseconds(50000);
+  EXPECT_FALSE(done.load());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  writer.join();
+  auto m = StallStats();
+  EXPECT_EQ("1", m["writes-stopped"]);
+  EXPECT_GE(std::stoull(m["l0_stop.stall-micros"]), 50000u);
+  EXPECT_EQ(m["l0_stop.stall-micros"], m["l0_stop.max-stall-micros"]);
+  EXPECT_EQ(1u, options_.statistics->getTickerCount(kWritesStopped));
+}
+
+TEST_F(DBStallTest, StalledWritersCompressNothingWhenToldNot) {
+  OnlyFlushesLimitWrites(128 << 10);
+  options_.compression = kSnappyCompression;
+  options_.stalled_writers_compress = false;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  uint32_t state = 9;
+  const std::string value = HalfCompressible(&state, 1000);
+  for (int i = 0; i < 250; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+  }
+  auto m = StallStats();
+  EXPECT_GE(std::stoull(m["writes-stopped"]), 1u);
+  EXPECT_EQ("0", m["blocks-compressed-by-writers"]);
+  EXPECT_EQ(0u, options_.statistics->getTickerCount(kStallCompressedBlocks));
+  CheckAllPresent(250, value);
 }
 
 TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {

@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <map>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "cascadedb/filter_policy.h"
+#include "table/compression_queue.h"
 #include "table/format.h"
 #include "tests/table/table_test_util.h"
 #include "tests/testutil/test_util.h"
@@ -157,6 +163,159 @@ TEST(TableBuilderTest, AbandonWritesNothingMore) {
   builder.Add("a", "1");
   builder.Abandon();
   EXPECT_TRUE(sink.contents().empty());  // the only block was never full
+}
+
+// ---------------------------------------------------------------- with a
+// compression queue
+
+// Threads that compress whatever the queue holds until stopped.
+class Helpers {
+ public:
+  Helpers(CompressionQueue* queue, int n) {
+    for (int i = 0; i < n; ++i) {
+      threads_.emplace_back([this, queue] {
+        while (!stop_.load()) {
+          if (!queue->HelpOne(~uint64_t{0})) std::this_thread::yield();
+        }
+      });
+    }
+  }
+  ~Helpers() {
+    stop_.store(true);
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+std::map<std::string, std::string> ManyEntries(int n) {
+  std::map<std::string, std::string> kv;
+  uint32_t x = 1;
+  for (int i = 0; i < n; ++i) {
+    x = x * 1103515245u + 12345u;
+    // Values half repeated bytes, half noise: some blocks compress, and
+    // with short values some do not save enough.
+    std::string value(static_cast<size_t>(x % 200),
+                      static_cast<char>('a' + i % 26));
+    for (int j = 0; j < static_cast<int>(x % 60); ++j) {
+      value.push_back(static_cast<char>((x >> (j % 24)) + j));
+    }
+    kv["key" + std::to_string(x)] = value;
+  }
+  return kv;
+}
+
+std::string Build(const TableOptions& options,
+                  const std::map<std::string, std::string>& kv) {
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  for (const auto& [k, v] : kv) builder.Add(k, v);
+  EXPECT_OK(builder.Finish());
+  EXPECT_EQ(sink.contents().size(), builder.FileSize());
+  return sink.contents();
+}
+
+// Whoever compresses the blocks, and in whatever order they get done, the
+// table is byte for byte the one built without a queue.
+TEST(TableBuilderTest, QueuedBlocksMakeTheSameTable) {
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  TableOptions options;
+  options.block_size = 256;
+  options.filter_policy = bloom.get();
+  const auto kv = ManyEntries(5000);
+  const std::string expected = Build(options, kv);
+  CompressionQueue queue;
+  options.compression_queue = &queue;
+  EXPECT_TRUE(expected == Build(options, kv));  // nobody helps
+  for (int helpers : {1, 3}) {
+    SCOPED_TRACE(helpers);
+    Helpers running(&queue, helpers);
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(expected == Build(options, kv));
+  }
+  EXPECT_GT(queue.helped_jobs(), 0u);
+  EXPECT_FALSE(queue.HasWork());
+}
+
+// Blocks waiting in the queue count in FileSize at the compression ratio
+// of the blocks written so far (the whole raw size before any).
+TEST(TableBuilderTest, FileSizeCountsQueuedBlocks) {
+  CompressionQueue queue;
+  TableOptions options;
+  options.block_size = 1000;
+  options.compression_queue = &queue;
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  for (int i = 0; i < 50; ++i) {
+    builder.Add("key" + std::to_string(1000 + i), std::string(100, 'v'));
+  }
+  // ~5 blocks, all queued, none written.
+  EXPECT_TRUE(sink.contents().empty());
+  EXPECT_TRUE(queue.HasWork());
+  EXPECT_GE(builder.FileSize(), 4000u);
+  EXPECT_LE(builder.FileSize(), 6000u);
+  // Once more than the window is pending, the oldest are written; the
+  // estimate then follows their ratio (these values shrink to a few %).
+  for (int i = 50; i < 500; ++i) {
+    builder.Add("key" + std::to_string(1000 + i), std::string(100, 'v'));
+  }
+  EXPECT_FALSE(sink.contents().empty());
+  EXPECT_LT(builder.FileSize(), 10000u);
+  EXPECT_GE(builder.FileSize(), sink.contents().size());
+  ASSERT_OK(builder.Finish());
+  EXPECT_EQ(sink.contents().size(), builder.FileSize());
+  EXPECT_FALSE(queue.HasWork());
+}
+
+TEST(TableBuilderTest, QueuedAppendErrorIsReturnedByFinish) {
+  CompressionQueue queue;
+  TableOptions options;
+  options.block_size = 100;
+  options.compression_queue = &queue;
+  for (int fail_after = 0; fail_after < 12; ++fail_after) {
+    StringSink sink;
+    sink.FailAppendsAfter(fail_after);
+    TableBuilder builder(options, &sink);
+    for (int i = 0; i < 60; ++i) {
+      builder.Add("key" + std::to_string(100 + i), std::string(50, 'v'));
+    }
+    Status s = builder.Finish();
+    EXPECT_TRUE(s.IsIOError()) << fail_after << ": " << s.ToString();
+    EXPECT_FALSE(queue.HasWork()) << fail_after;  // nothing left behind
+  }
+}
+
+TEST(TableBuilderTest, AbandonTakesQueuedBlocksBack) {
+  CompressionQueue queue;
+  TableOptions options;
+  options.block_size = 100;
+  options.compression_queue = &queue;
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  for (int i = 0; i < 10; ++i) {
+    builder.Add("key" + std::to_string(100 + i), std::string(50, 'v'));
+  }
+  ASSERT_TRUE(queue.HasWork());
+  builder.Abandon();
+  EXPECT_FALSE(queue.HasWork());
+  EXPECT_TRUE(sink.contents().empty());
+}
+
+TEST(TableBuilderTest, NoCompressionBypassesTheQueue) {
+  CompressionQueue queue;
+  TableOptions options;
+  options.compression = kNoCompression;
+  options.block_size = 100;
+  options.compression_queue = &queue;
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  for (int i = 0; i < 10; ++i) {
+    builder.Add("key" + std::to_string(100 + i), std::string(50, 'v'));
+  }
+  EXPECT_FALSE(queue.HasWork());
+  EXPECT_FALSE(sink.contents().empty());
+  ASSERT_OK(builder.Finish());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/iterator.h"
 #include "table/block_admission.h"
+#include "table/compression_queue.h"
 #include "table/format.h"
 #include "table/table_builder.h"
 #include "table/table_key_format.h"
@@ -1123,11 +1124,16 @@ TEST(TableTest, BlockWalkerStopsAtACorruptBlockNamingTheFile) {
 // Every other block copied whole, the others added entry by entry: the
 // table is byte for byte the one built from the entries (the same blocks,
 // index, filter and properties).
-TEST(TableTest, CopiedBlocksBuildTheSameTable) {
+// With a compression queue (its blocks compressed by the builder), the
+// copied blocks are written in turn behind the queued ones.
+class CopiedBlocksTest : public testing::TestWithParam<bool> {};
+
+TEST_P(CopiedBlocksTest, BuildTheSameTable) {
   std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
   TableOptions options;
   options.block_size = 512;
   options.filter_policy = bloom.get();
+  CompressionQueue queue;
   Random rnd(17);
   uint32_t state = 17;
   const KVMap kv = RandomKV(&rnd, &state, 800);
@@ -1135,6 +1141,7 @@ TEST(TableTest, CopiedBlocksBuildTheSameTable) {
   std::unique_ptr<Table> table;
   ASSERT_OK(OpenTable(options, original, &table));
 
+  if (GetParam()) options.compression_queue = &queue;
   StringSink sink;
   TableBuilder builder(options, &sink);
   Table::BlockWalker walker(table.get());
@@ -1160,7 +1167,11 @@ TEST(TableTest, CopiedBlocksBuildTheSameTable) {
     ASSERT_EQ(1, r.calls) << k;
     ASSERT_EQ(v, r.value);
   }
+  EXPECT_FALSE(queue.HasWork());
 }
+
+INSTANTIATE_TEST_SUITE_P(WithAndWithoutQueue, CopiedBlocksTest,
+                         testing::Bool());
 
 TEST(TableTest, StoredBlockBeforeTheLastKeyIsInvalidArgument) {
   TableOptions options;

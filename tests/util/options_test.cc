@@ -39,6 +39,7 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   EXPECT_TRUE(o.block_cache_admit_on_second_miss);
   // Not in DESIGN.md's list (docs/design/20261126-compaction-block-copy.md).
   EXPECT_TRUE(o.compaction_copy_blocks);
+  EXPECT_TRUE(o.stalled_writers_compress);
   // Not in DESIGN.md's list
   // (docs/design/20261127-aligned-compaction-outputs.md).
   EXPECT_TRUE(o.align_compaction_outputs);
