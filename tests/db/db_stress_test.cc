@@ -29,11 +29,14 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cascadedb/db.h"
+#include "cascadedb/env.h"
 #include "cascadedb/options.h"
 #include "cascadedb/write_batch.h"
 #include "tests/testutil/test_util.h"
@@ -481,7 +484,30 @@ class DBStressTest : public testing::Test {
       if (on_disk == live) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     } while (std::chrono::steady_clock::now() < deadline);
-    EXPECT_EQ(live, on_disk) << "tables left on disk that no Version lists";
+    EXPECT_EQ(live, on_disk)
+        << "tables left on disk that no Version lists: " << TablesNotLive();
+  }
+
+  // The tables on disk that no Version lists, each with the LOG's lines
+  // that name it: what a failure of ExpectNoObsoleteTables needs to say.
+  std::string TablesNotLive() {
+    std::vector<LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::set<std::string> live;
+    for (const LiveFileMetaData& f : files) live.insert(f.name);
+    std::string log;
+    ReadFileToString(Env::Default(), dir_.path() + "/LOG", &log).IgnoreError();
+    std::string out;
+    for (const std::string& name : test::FilesWithSuffix(dir_.path(), ".sst")) {
+      if (live.count(name) > 0) continue;
+      out += "\n" + name;
+      const std::string number = name.substr(0, name.find('.'));
+      std::istringstream lines(log);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.find(number) != std::string::npos) out += "\n  " + line;
+      }
+    }
+    return out;
   }
 
   // The other writer's keys and the last value each was acknowledged with
