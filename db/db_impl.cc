@@ -1126,6 +1126,12 @@ void DBImpl::UpdateWriteController() {
   const WriteState before = write_controller_.state();
   const StallCause cause_before = write_controller_.cause();
   const bool changed = write_controller_.Update(in);
+  if (compression_queue_ != nullptr) {
+    // Stalled writers are the helpers: outside a stall, flushes and
+    // compactions compress their blocks at once.
+    compression_queue_->SetHelpersExpected(write_controller_.state() !=
+                                           WriteState::kNormal);
+  }
   PlaceWalHelper(/*force=*/false);
   if (changed) {
     Log(info_log_.get(), "Write stall state %s (%s) -> %s",

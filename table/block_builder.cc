@@ -62,6 +62,12 @@ Slice BlockBuilder::Finish() {
   return Slice(buffer_);
 }
 
+void BlockBuilder::FinishInto(std::string* out) {
+  Finish();
+  buffer_.swap(*out);
+  Reset();
+}
+
 size_t BlockBuilder::CurrentSizeEstimate() const {
   if (finished_) return buffer_.size();
   return buffer_.size() + restarts_.size() * sizeof(uint32_t) +

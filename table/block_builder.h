@@ -45,6 +45,10 @@ class BlockBuilder {
   // valid too (one restart at offset 0, count 1).
   Slice Finish();
 
+  // Finishes the block, moves its bytes into *out (whose old buffer the
+  // builder keeps, to reuse) and starts a new block, as Reset() does.
+  void FinishInto(std::string* out);
+
   // Bytes of the block if it were finished now (entries + restart array).
   size_t CurrentSizeEstimate() const;
 

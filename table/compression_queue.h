@@ -2,8 +2,9 @@
 //
 // CompressionQueue: data blocks waiting to be compressed, which any thread
 // with time to spare may compress. A TableBuilder given a queue
-// (TableOptions::compression_queue) puts each finished data block here
-// instead of compressing it at once, and writes it a few blocks later; a
+// (TableOptions::compression_queue) puts each finished data block here,
+// while helpers are expected, instead of compressing it at once, and
+// writes it a few blocks later; a
 // writer held back by a write delay or stop takes the oldest block and
 // compresses it while it waits (Options::stalled_writers_compress), time it
 // would otherwise spend spinning or asleep. Whatever nobody took, the
@@ -87,6 +88,17 @@ class CompressionQueue {
   // it back meanwhile).
   bool HelpOne(uint64_t budget_nanos) EXCLUDES(mu_);
 
+  // Whether any thread is likely to help: builders queue their blocks only
+  // while it is set, and otherwise compress them at once (no copy, no
+  // delay). The DB sets it while writes are delayed or stopped. Default:
+  // false.
+  void SetHelpersExpected(bool expected) {
+    helpers_expected_.store(expected, std::memory_order_relaxed);
+  }
+  bool helpers_expected() const {
+    return helpers_expected_.load(std::memory_order_relaxed);
+  }
+
   // Whether a job is queued (a hint: another thread may take it first).
   bool HasWork() const { return queued_.load(std::memory_order_relaxed) != 0; }
 
@@ -130,6 +142,7 @@ class CompressionQueue {
   // the recent jobs.
   std::atomic<uint64_t> picos_per_byte_;
   std::atomic<uint64_t> helped_jobs_{0};
+  std::atomic<bool> helpers_expected_{false};
   std::function<void()> taken_hook_;
 };
 

@@ -153,7 +153,7 @@ void TableBuilder::AddStoredBlock(const Slice& stored, Iterator* entries) {
     status_ = entries->status();
     return;
   }
-  if (queue_ != nullptr) {
+  if (!pending_blocks_.empty()) {
     // Behind the blocks still on their way: written in turn.
     std::unique_ptr<PendingBlock> block = NewPendingBlock();
     block->job.raw.clear();
@@ -194,13 +194,11 @@ void TableBuilder::FlushDataBlock() {
   assert(!pending_index_entry_);
   const Slice last = data_block_.last_key();
   last_key_.assign(last.data(), last.size());
-  if (queue_ != nullptr) {
+  if (queue_ != nullptr && queue_->helpers_expected()) {
     std::unique_ptr<PendingBlock> block = NewPendingBlock();
-    const Slice raw = data_block_.Finish();
     block->job.type = options_.compression;
     block->job.level = options_.compression_level;
-    block->job.raw.assign(raw.data(), raw.size());
-    data_block_.Reset();
+    data_block_.FinishInto(&block->job.raw);
     pending_raw_bytes_ += block->job.raw.size();
     queue_->Submit(&block->job);
     pending_blocks_.push_back(std::move(block));
@@ -208,6 +206,10 @@ void TableBuilder::FlushDataBlock() {
     WritePendingBlocks(/*all=*/false);
     return;
   }
+  // Nobody to help: the blocks still queued go first, then this one is
+  // compressed and written at once.
+  if (!pending_blocks_.empty()) WritePendingBlocks(/*all=*/true);
+  if (!status_.ok()) return;
   WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
   data_block_.Reset();
   if (!status_.ok()) return;

@@ -209,6 +209,28 @@ INSTANTIATE_TEST_SUITE_P(RestartIntervals, BlockRestartTest,
                          ::testing::Combine(::testing::Values(1, 2, 16, 100),
                                             ::testing::Bool()));
 
+// FinishInto hands over the finished bytes and starts a new block, which
+// reuses the buffer it was given.
+TEST(BlockBuilderTest, FinishIntoHandsTheBlockOverAndStartsAnew) {
+  BlockBuilder a(4), b(4);
+  std::string out = "old contents";
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 20; ++i) {
+      const std::string key = "key" + std::to_string(100 + i + 20 * round);
+      a.Add(key, "v");
+      b.Add(key, "v");
+    }
+    const std::string expected = b.Finish().ToString();
+    a.FinishInto(&out);
+    EXPECT_EQ(expected, out);
+    EXPECT_TRUE(a.empty());
+    b.Reset();
+  }
+  a.Add("x", "y");
+  b.Add("x", "y");
+  EXPECT_EQ(b.Finish().ToString(), a.Finish().ToString());
+}
+
 TEST(BlockTest, EmptyBlockHasNoEntries) {
   BlockBuilder builder(16);
   EXPECT_TRUE(builder.empty());

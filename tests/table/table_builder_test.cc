@@ -227,6 +227,7 @@ TEST(TableBuilderTest, QueuedBlocksMakeTheSameTable) {
   const auto kv = ManyEntries(5000);
   const std::string expected = Build(options, kv);
   CompressionQueue queue;
+  queue.SetHelpersExpected(true);
   options.compression_queue = &queue;
   EXPECT_TRUE(expected == Build(options, kv));  // nobody helps
   for (int helpers : {1, 3}) {
@@ -242,6 +243,7 @@ TEST(TableBuilderTest, QueuedBlocksMakeTheSameTable) {
 // of the blocks written so far (the whole raw size before any).
 TEST(TableBuilderTest, FileSizeCountsQueuedBlocks) {
   CompressionQueue queue;
+  queue.SetHelpersExpected(true);
   TableOptions options;
   options.block_size = 1000;
   options.compression_queue = &queue;
@@ -270,6 +272,7 @@ TEST(TableBuilderTest, FileSizeCountsQueuedBlocks) {
 
 TEST(TableBuilderTest, QueuedAppendErrorIsReturnedByFinish) {
   CompressionQueue queue;
+  queue.SetHelpersExpected(true);
   TableOptions options;
   options.block_size = 100;
   options.compression_queue = &queue;
@@ -288,6 +291,7 @@ TEST(TableBuilderTest, QueuedAppendErrorIsReturnedByFinish) {
 
 TEST(TableBuilderTest, AbandonTakesQueuedBlocksBack) {
   CompressionQueue queue;
+  queue.SetHelpersExpected(true);
   TableOptions options;
   options.block_size = 100;
   options.compression_queue = &queue;
@@ -302,8 +306,44 @@ TEST(TableBuilderTest, AbandonTakesQueuedBlocksBack) {
   EXPECT_TRUE(sink.contents().empty());
 }
 
+// Until helpers are expected, blocks are compressed and written at once;
+// when they no longer are, the queued ones are written first, in order.
+TEST(TableBuilderTest, BlocksQueueOnlyWhileHelpersAreExpected) {
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  TableOptions options;
+  options.block_size = 256;
+  options.filter_policy = bloom.get();
+  const auto kv = ManyEntries(3000);
+  const std::string expected = Build(options, kv);
+  CompressionQueue queue;
+  options.compression_queue = &queue;
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  int i = 0;
+  for (const auto& [k, v] : kv) {
+    builder.Add(k, v);
+    if (i == 100) {
+      EXPECT_FALSE(queue.HasWork());  // none queued: none expected
+      EXPECT_EQ(sink.contents().size(), builder.FileSize());
+      queue.SetHelpersExpected(true);
+    }
+    if (i == 1000) {
+      EXPECT_TRUE(queue.HasWork());
+      queue.SetHelpersExpected(false);
+    }
+    if (i == 1500) {
+      EXPECT_FALSE(queue.HasWork());  // drained at the next block
+      EXPECT_EQ(sink.contents().size(), builder.FileSize());
+    }
+    ++i;
+  }
+  ASSERT_OK(builder.Finish());
+  EXPECT_TRUE(expected == sink.contents());
+}
+
 TEST(TableBuilderTest, NoCompressionBypassesTheQueue) {
   CompressionQueue queue;
+  queue.SetHelpersExpected(true);
   TableOptions options;
   options.compression = kNoCompression;
   options.block_size = 100;

@@ -1141,7 +1141,10 @@ TEST_P(CopiedBlocksTest, BuildTheSameTable) {
   std::unique_ptr<Table> table;
   ASSERT_OK(OpenTable(options, original, &table));
 
-  if (GetParam()) options.compression_queue = &queue;
+  if (GetParam()) {
+    queue.SetHelpersExpected(true);
+    options.compression_queue = &queue;
+  }
   StringSink sink;
   TableBuilder builder(options, &sink);
   Table::BlockWalker walker(table.get());
