@@ -45,8 +45,9 @@ struct BlockJob {
   // or, where that does not save enough, raw) and trailer.
   std::string stored;
 
-  // Changed under the queue's mutex; a load that sees kDone (acquire)
-  // sees stored complete.
+  // Changed under the queue's mutex while the job is queued or taken, by
+  // its builder alone otherwise (a job it compresses itself, or a block
+  // it adds done); a load that sees kDone (acquire) sees stored complete.
   enum class State { kIdle, kQueued, kTaken, kDone };
   std::atomic<State> state{State::kIdle};
 
