@@ -250,6 +250,7 @@ Status CompactionJob::Run() {
   writer_ = std::make_unique<TableFileWriter>(env_, env_options_, rate_limiter_,
                                               priority);
   writer_->SetRecycler(recycler_);
+  writer_->SetYieldWatches(yield_watches_);
   cut_requested_ = false;
   const InternalKeyComparator* icmp = versions_->icmp();
   Status s;

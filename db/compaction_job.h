@@ -32,6 +32,7 @@
 #include "cascadedb/rate_limiter.h"
 #include "db/compaction.h"
 #include "db/version_edit.h"
+#include "db/yield_watch.h"
 #include "table/table_options.h"
 
 namespace cascadedb {
@@ -95,6 +96,10 @@ class CompactionJob {
   // Outputs are created through recycler (borrowed; may be null, the
   // default: fresh files). See TableFileRecycler.
   void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
+  // The watches its table files mark and yield to (none by default).
+  void SetYieldWatches(const YieldWatches& watches) {
+    yield_watches_ = watches;
+  }
 
   // Merges the inputs into outputs(). On error every output written is
   // deleted and outputs() is empty.
@@ -158,6 +163,7 @@ class CompactionJob {
   std::function<void()> serve_pause_;
   bool copy_blocks_ = true;
   TableFileRecycler* recycler_ = nullptr;
+  YieldWatches yield_watches_;
   uint64_t paused_micros_ = 0;
   uint64_t paused_cpu_nanos_ = 0;
   // The merge's state while Run runs.

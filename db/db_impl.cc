@@ -658,6 +658,9 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
                  std::move(snapshots), number);
     job.SetProgress(&flush_progress_);
     job.SetRecycler(table_recycler_.get());
+    if (options_.background_yields_to_writers) {
+      job.SetYieldWatches({&flush_watch_, &writer_watch_, nullptr});
+    }
     s = job.Run(&meta);
     stats = job.stats();
     if (s.ok() && meta.file_size > 0) {
@@ -856,6 +859,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
   if (w.done) return w.status;
 
   // This writer leads a group.
+  writer_watch_.Working();
   const uint64_t stalled_before =
       perf.enabled() ? perf_internal::StallNanos() : 0;
   Status status = MakeRoomForWrite(&w, WriteBatchInternal::ByteSize(updates));
@@ -990,6 +994,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates) {
     if (ready == last_writer) break;
   }
   if (!writers_.empty()) writers_.front()->cv.Signal();
+  writer_watch_.Working();  // done: a new mark
   return status;
 }
 
@@ -1204,9 +1209,17 @@ void DBImpl::DelayFor(uint64_t micros, bool compress) {
       micros = now < end ? end - now : 0;
       if (micros == 0 || !compression_queue_->HelpOne(micros * 1000)) break;
       RecordTick(kStallCompressedBlocks);
+      writer_watch_.Working();
     }
   }
-  if (micros > 0) env_->SleepForMicroseconds(static_cast<int>(micros));
+  if (micros == 0) return;
+  // A wait short enough to be spun through keeps the writer working on its
+  // CPU: preempted in it, the writer is held up.
+  if (micros > static_cast<uint64_t>(Env::kSleepSpinMicros)) {
+    writer_watch_.Waiting();
+  }
+  env_->SleepForMicroseconds(static_cast<int>(micros));
+  writer_watch_.Working();
 }
 
 void DBImpl::RecordStall(StallCause cause, bool stopped, uint64_t micros) {
@@ -1335,8 +1348,10 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
       // A stopped writer does not wait for a compaction job to take the
       // flush.
       if (flush_waiting_.load(std::memory_order_relaxed)) MaybeScheduleFlush();
+      writer_watch_.Waiting();
       perf_internal::AddNanos(&PerfContext::write_stop_nanos,
                               WaitWhileStopped(cause, stop) * 1000);
+      writer_watch_.Working();
       UpdateWriteController();
       continue;
     }
@@ -1389,9 +1404,11 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
       if (write_controller_.state() != WriteState::kStopped) {
         // The controller knows better (should not happen); wait anyway.
         if (leader->no_slowdown) return Status::Incomplete("write stall");
+        writer_watch_.Waiting();
         perf_internal::AddNanos(
             &PerfContext::write_stop_nanos,
             WaitWhileStopped(StallCause::kMemtableLimit, stop) * 1000);
+        writer_watch_.Working();
       }
       continue;
     }
@@ -1924,6 +1941,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
     job.SetPausePoint(&flush_waiting_, [this] { FlushForCompactionJob(); });
     job.SetCopyBlocks(options_.compaction_copy_blocks);
     job.SetRecycler(table_recycler_.get());
+    if (options_.background_yields_to_writers) {
+      job.SetYieldWatches({nullptr, &writer_watch_, &flush_watch_});
+    }
     ++jobs_taking_flushes_;
     mutex_.Unlock();
     ForEachListener(

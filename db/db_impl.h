@@ -54,6 +54,7 @@
 #include "db/log_writer.h"
 #include "db/table_file_recycler.h"
 #include "db/write_controller.h"
+#include "db/yield_watch.h"
 #include "table/block_admission.h"
 #include "table/compression_queue.h"
 #include "table/properties.h"
@@ -200,6 +201,7 @@ class DBImpl : public DB, private ReadSampler {
   // take one from them).
   bool CpuForStalledWriters() const REQUIRES(mutex_);
   // Data blocks stalled writers have compressed since the DB opened.
+  // (Yields to held-up writes and flushes: writer_watch_, flush_watch_.)
   uint64_t BlocksCompressedByWriters() const {
     return compression_queue_ != nullptr ? compression_queue_->helped_jobs()
                                          : 0;
@@ -414,6 +416,10 @@ class DBImpl : public DB, private ReadSampler {
   // (Options::recycle_table_bytes); null when that is 0 or read-only.
   // Thread-safe by itself.
   std::unique_ptr<TableFileRecycler> table_recycler_;
+  // The leading writer's marks and the flush's, for the jobs that yield
+  // their CPU to them when held up (Options::background_yields_to_writers).
+  YieldWatch writer_watch_{options_.background_yields_to_writers};
+  YieldWatch flush_watch_{options_.background_yields_to_writers};
   std::deque<Writer*> writers_ GUARDED_BY(mutex_);
   WriteBatch tmp_batch_ GUARDED_BY(mutex_);
   std::list<SnapshotImpl*> snapshots_ GUARDED_BY(mutex_);  // oldest first

@@ -141,6 +141,9 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = write_controller_.StallStatsTable(env_->NowMicros());
     value->append("blocks compressed by stalled writers: " +
                   std::to_string(BlocksCompressedByWriters()) + "\n");
+    value->append("background yields to held-up writes: " +
+                  std::to_string(writer_watch_.yields()) + ", to flushes: " +
+                  std::to_string(flush_watch_.yields()) + "\n");
     return true;
   }
   if (name == "cascadedb.compaction-stats") {
@@ -336,6 +339,8 @@ bool DBImpl::GetMapProperty(const Slice& property,
     write_controller_.GetStallStatsMap(env_->NowMicros(), value);
     (*value)["blocks-compressed-by-writers"] =
         std::to_string(BlocksCompressedByWriters());
+    (*value)["yields-to-writers"] = std::to_string(writer_watch_.yields());
+    (*value)["yields-to-flushes"] = std::to_string(flush_watch_.yields());
     return true;
   }
   if (name == "cascadedb.write-amplification") {

@@ -36,6 +36,7 @@ Status FlushJob::Run(FileMetaData* meta) {
   TableFileWriter writer(env_, env_options_, rate_limiter_,
                          RateLimiter::IOPriority::kHigh);
   writer.SetRecycler(recycler_);
+  writer.SetYieldWatches(yield_watches_);
   Status s;
   for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
     ++stats_.input_entries;
@@ -73,6 +74,8 @@ Status FlushJob::Run(FileMetaData* meta) {
   stats_.recycled_file = s.ok() && writer.reused_file();
   stats_.micros = env_->NowMicros() - start;
   stats_.cpu_micros = (env_->NowCPUNanos() - start_cpu) / 1000;
+  // The flush's thread is done with it: compactions stop yielding to it.
+  if (yield_watches_.own != nullptr) yield_watches_.own->Waiting();
   return s;
 }
 

@@ -21,6 +21,7 @@
 #include "cascadedb/rate_limiter.h"
 #include "db/memtable.h"
 #include "db/version_edit.h"
+#include "db/yield_watch.h"
 #include "table/table_options.h"
 
 namespace cascadedb {
@@ -77,6 +78,10 @@ class FlushJob {
   // The SST is created through recycler (borrowed; may be null, the
   // default: a fresh file). See TableFileRecycler.
   void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
+  // The watches its table files mark and yield to (none by default).
+  void SetYieldWatches(const YieldWatches& watches) {
+    yield_watches_ = watches;
+  }
 
  private:
   const std::string dbname_;
@@ -93,6 +98,7 @@ class FlushJob {
   FlushJobStats stats_;
   FlushJobProgress* progress_ = nullptr;
   TableFileRecycler* recycler_ = nullptr;
+  YieldWatches yield_watches_;
 };
 
 }  // namespace cascadedb

@@ -2,6 +2,8 @@
 
 #include "db/table_file_writer.h"
 
+#include <thread>
+
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/table_file_recycler.h"
@@ -9,19 +11,33 @@
 
 namespace cascadedb {
 
-// Passes appends through to the file after the rate limiter allows them.
+// Passes appends through to the file after the rate limiter allows them,
+// and yields the CPU before an append to a thread its watches show held
+// up (YieldWatches).
 class TableFileWriter::RateLimitedFile : public WritableFileWrapper {
  public:
   RateLimitedFile(std::unique_ptr<WritableFile> target, RateLimiter* limiter,
-                  RateLimiter::IOPriority priority)
+                  RateLimiter::IOPriority priority, const YieldWatches& watches)
       : WritableFileWrapper(std::move(target)),
         limiter_(limiter),
-        priority_(priority) {}
+        priority_(priority),
+        own_(watches.own),
+        writer_(watches.writer),
+        flush_(watches.flush) {}
 
   Status Append(const Slice& data) override {
     if (limiter_ != nullptr) {
       // Large appends are charged in burst-sized pieces by the limiter.
       limiter_->Request(static_cast<int64_t>(data.size()), priority_);
+    }
+    if (own_ != nullptr) own_->Working();
+    // Between two blocks: the next append can wait. Both observers look,
+    // so that each sees every mark.
+    const bool writer_held_up = writer_.HeldUp();
+    const bool flush_held_up = flush_.HeldUp();
+    if (writer_held_up || flush_held_up) {
+      std::this_thread::yield();
+      (writer_held_up ? writer_ : flush_).CountYield();
     }
     return WritableFileWrapper::Append(data);
   }
@@ -29,6 +45,9 @@ class TableFileWriter::RateLimitedFile : public WritableFileWrapper {
  private:
   RateLimiter* const limiter_;
   const RateLimiter::IOPriority priority_;
+  YieldWatch* const own_;
+  YieldWatch::Observer writer_;
+  YieldWatch::Observer flush_;
 };
 
 TableFileWriter::TableFileWriter(Env* env, const EnvOptions& env_options,
@@ -58,7 +77,7 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
                  : env_->NewWritableFile(file_name_, &file, env_options_);
   if (!s.ok()) return s;
   file_ = std::make_unique<RateLimitedFile>(std::move(file), rate_limiter_,
-                                            priority_);
+                                            priority_, yield_watches_);
   builder_ = std::make_unique<TableBuilder>(options, file_.get());
   meta_ = FileMetaData();
   meta_.number = number;

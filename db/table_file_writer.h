@@ -20,6 +20,7 @@
 #include "cascadedb/rate_limiter.h"
 #include "cascadedb/status.h"
 #include "db/version_edit.h"
+#include "db/yield_watch.h"
 #include "table/table_builder.h"
 #include "table/table_options.h"
 
@@ -41,6 +42,12 @@ class TableFileWriter {
   // Open creates its files through recycler (borrowed; may be null, the
   // default: fresh files), which may write them over obsolete tables.
   void SetRecycler(TableFileRecycler* recycler) { recycler_ = recycler; }
+
+  // The watches the next Open's file marks and yields to (YieldWatches;
+  // none by default).
+  void SetYieldWatches(const YieldWatches& watches) {
+    yield_watches_ = watches;
+  }
 
   // Creates file number in dbname and starts a table with options.
   // Errors: IOError naming the file. REQUIRES: options.key_format is
@@ -92,6 +99,7 @@ class TableFileWriter {
   RateLimiter* const rate_limiter_;
   const RateLimiter::IOPriority priority_;
   TableFileRecycler* recycler_ = nullptr;
+  YieldWatches yield_watches_;
   bool reused_file_ = false;
   std::string dbname_;
   std::string file_name_;

@@ -1623,7 +1623,7 @@ class PosixEnv final : public Env {
 
   void SleepForMicroseconds(int micros) override {
     if (micros <= 0) return;
-    if (micros <= kSpinSleepMicros) {
+    if (micros <= kSleepSpinMicros) {
       // Waking a sleeping thread takes 15-40 us on a busy machine, more than
       // the sleep: keep the CPU and watch the clock instead.
       const auto end =
@@ -1650,9 +1650,6 @@ class PosixEnv final : public Env {
   }
 
  private:
-  // Sleeps up to this long spin on the clock (docs/stalls.md: delayed
-  // writes' shortest waits).
-  static constexpr int kSpinSleepMicros = 25;
   // Sleeps shorter than this are timed with kShortSleepSlackNanos of timer
   // slack; longer ones keep the thread's own (power-friendlier) slack.
   static constexpr int kPreciseSleepMicros = 1000;

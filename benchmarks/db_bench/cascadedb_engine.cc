@@ -175,6 +175,7 @@ class CascadeDBEngine : public Engine {
         "compaction_copy_blocks=" + u(o.compaction_copy_blocks),
         "align_compaction_outputs=" + u(o.align_compaction_outputs),
         "stalled_writers_compress=" + u(o.stalled_writers_compress),
+        "background_yields_to_writers=" + u(o.background_yields_to_writers),
         "flush_in_compaction=" +
             std::string(FlushInCompactionName(o.flush_in_compaction)),
         "compression=" + std::string(CompressionTypeName(o.compression)),
@@ -396,6 +397,9 @@ class CascadeDBEngine : public Engine {
     }
     if (c.stalled_writers_compress) {
       o->stalled_writers_compress = *c.stalled_writers_compress;
+    }
+    if (c.background_yields_to_writers) {
+      o->background_yields_to_writers = *c.background_yields_to_writers;
     }
     if (c.max_background_flushes) {
       o->max_background_flushes = *c.max_background_flushes;

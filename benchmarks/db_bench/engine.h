@@ -54,6 +54,9 @@ struct EngineConfig {
   // Stalled writers compress background blocks
   // (Options::stalled_writers_compress).
   std::optional<bool> stalled_writers_compress;
+  // Flushes and compactions yield their CPU to a held-up write
+  // (Options::background_yields_to_writers).
+  std::optional<bool> background_yields_to_writers;
   // Compaction outputs end at the grandparents' file boundaries
   // (Options::align_compaction_outputs).
   std::optional<bool> align_compaction_outputs;

@@ -125,6 +125,11 @@ DEFINE_bool(stalled_writers_compress, true,
             "compactions' data blocks while they wait "
             "(Options::stalled_writers_compress; not given: the engine's "
             "default; LevelDB and RocksDB take only false)");
+DEFINE_bool(background_yields_to_writers, true,
+            "Flushes and compactions yield their CPU to a write held up "
+            "waiting for one (Options::background_yields_to_writers; not "
+            "given: the engine's default; LevelDB and RocksDB take only "
+            "false)");
 DEFINE_bool(align_compaction_outputs, true,
             "Compactions end output files where files of the level below "
             "end (Options::align_compaction_outputs; RocksDB's "
@@ -483,6 +488,8 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(compaction_copy_blocks, compaction_copy_blocks, bool);
   DB_BENCH_MAP(align_compaction_outputs, align_compaction_outputs, bool);
   DB_BENCH_MAP(stalled_writers_compress, stalled_writers_compress, bool);
+  DB_BENCH_MAP(background_yields_to_writers, background_yields_to_writers,
+               bool);
   DB_BENCH_MAP(level0_slowdown_writes_trigger, level0_slowdown_writes_trigger,
                int);
   DB_BENCH_MAP(level0_stop_writes_trigger, level0_stop_writes_trigger, int);

@@ -60,6 +60,7 @@ DECLARE_int32(max_subcompactions);
 DECLARE_int32(compaction_pri);
 DECLARE_bool(compaction_copy_blocks);
 DECLARE_bool(stalled_writers_compress);
+DECLARE_bool(background_yields_to_writers);
 DECLARE_bool(align_compaction_outputs);
 DECLARE_string(compression_type);
 DECLARE_string(memtablerep);

@@ -188,6 +188,11 @@ class LevelDBEngine : public Engine {
           "--stalled_writers_compress: LevelDB's stalled writers only wait "
           "(false)");
     }
+    if (c.background_yields_to_writers.value_or(false)) {
+      error(
+          "--background_yields_to_writers: LevelDB's compaction keeps its "
+          "CPU (false)");
+    }
     if (c.align_compaction_outputs.value_or(false)) {
       error(
           "--align_compaction_outputs: LevelDB cuts compaction outputs at "

@@ -424,7 +424,8 @@ std::string StallLine(const StallStats& d) {
     line += line.empty() ? "none" : "; no stall episodes";
   }
   for (const char* k :
-       {"writes-delayed", "writes-stopped", "blocks-compressed-by-writers"}) {
+       {"writes-delayed", "writes-stopped", "blocks-compressed-by-writers",
+        "yields-to-writers", "yields-to-flushes"}) {
     auto it = d.totals.find(k);
     if (it != d.totals.end() && it->second > 0) {
       line += Printf("; %s %" PRIu64, k, it->second);

@@ -459,6 +459,11 @@ class RocksDBEngine : public Engine {
           "--stalled_writers_compress",
           "RocksDB's stalled writers only wait (false)");
     }
+    if (c.background_yields_to_writers.value_or(false)) {
+      return Status::InvalidArgument(
+          "--background_yields_to_writers",
+          "RocksDB's flushes and compactions keep their CPU (false)");
+    }
     if (c.align_compaction_outputs) {
       o->level_compaction_dynamic_file_size = *c.align_compaction_outputs;
     }

@@ -244,6 +244,9 @@ class Env {
   // Wall-clock seconds since the epoch, for file timestamps.
   virtual uint64_t NowWallSeconds() = 0;
 
+  // Sleeps up to this long are spun through by the POSIX Env (below).
+  static constexpr int kSleepSpinMicros = 25;
+
   // Blocks the calling thread for at least micros (nothing for micros <= 0).
   // The POSIX Env spins on the clock through sleeps of up to 25 us (waking
   // a sleeping thread costs more than that on a busy machine), and on

@@ -430,6 +430,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_EQ(o.compaction_copy_blocks, FLAGS_compaction_copy_blocks);
   EXPECT_EQ(o.align_compaction_outputs, FLAGS_align_compaction_outputs);
   EXPECT_EQ(o.stalled_writers_compress, FLAGS_stalled_writers_compress);
+  EXPECT_EQ(o.background_yields_to_writers, FLAGS_background_yields_to_writers);
   EXPECT_EQ(ReadOptions().verify_checksums, FLAGS_verify_checksum);
   EXPECT_EQ(o.block_cache_admit_on_second_miss,
             FLAGS_cache_admit_on_second_miss);
@@ -448,6 +449,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(unset.compaction_copy_blocks.has_value());
   EXPECT_FALSE(unset.align_compaction_outputs.has_value());
   EXPECT_FALSE(unset.stalled_writers_compress.has_value());
+  EXPECT_FALSE(unset.background_yields_to_writers.has_value());
   EXPECT_FALSE(unset.verify_checksums.has_value());
   EXPECT_FALSE(unset.flush_in_compaction.has_value());
   std::string error;
@@ -460,7 +462,8 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
              "--compaction_cpu_priority=idle", "--compaction_pri=4",
              "--flush_in_compaction=never", "--compaction_copy_blocks=false",
              "--align_compaction_outputs=false", "--verify_checksum=false",
-             "--stalled_writers_compress=false"},
+             "--stalled_writers_compress=false",
+             "--background_yields_to_writers=false"},
             &error));
   const EngineConfig set = BuildEngineConfig();
   EXPECT_EQ(4194304u, set.write_buffer_size.value_or(0));
@@ -477,6 +480,7 @@ TEST(FlagsTest, DefaultsShownAreCascadeDBsAndUnsetFlagsStayUnset) {
   EXPECT_FALSE(set.compaction_copy_blocks.value_or(true));
   EXPECT_FALSE(set.align_compaction_outputs.value_or(true));
   EXPECT_FALSE(set.stalled_writers_compress.value_or(true));
+  EXPECT_FALSE(set.background_yields_to_writers.value_or(true));
   EXPECT_FALSE(set.verify_checksums.value_or(true));
 }
 
@@ -881,6 +885,35 @@ TEST(DbBenchTest, StalledWritersCompressAndSaySo) {
     EXPECT_EQ(on, summary.find("\"blocks-compressed-by-writers\":0") ==
                       std::string::npos)
         << summary;
+  }
+}
+
+// --background_yields_to_writers reaches the engine (the options line says
+// which), and summary.json carries the yields' counts: none when off.
+TEST(DbBenchTest, BackgroundYieldsToWritersIsPassedAndCounted) {
+  for (const bool on : {true, false}) {
+    test::TempDir dir;
+    const std::string report = dir.File("report");
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") +
+                 " --num=2000 --value_size=1000 --write_buffer_size=65536"
+                 " --benchmarks=fillrandom --stats_interval_seconds=0"
+                 " --report_dir=" +
+                 report +
+                 " --background_yields_to_writers=" + (on ? "true" : "false"));
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    EXPECT_NE(std::string::npos, r.out.find("background_yields_to_writers=" +
+                                            std::string(on ? "1" : "0")))
+        << r.out;
+    const std::string summary = ReadFile(report + "/summary.json");
+    EXPECT_NE(std::string::npos, summary.find("\"yields-to-writers\":"))
+        << summary;
+    EXPECT_NE(std::string::npos, summary.find("\"yields-to-flushes\":"))
+        << summary;
+    if (!on) {
+      EXPECT_NE(std::string::npos, summary.find("\"yields-to-writers\":0"))
+          << summary;
+    }
   }
 }
 

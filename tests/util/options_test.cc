@@ -40,6 +40,7 @@ TEST(OptionsTest, DefaultsMatchTheDesign) {
   // Not in DESIGN.md's list (docs/design/20261126-compaction-block-copy.md).
   EXPECT_TRUE(o.compaction_copy_blocks);
   EXPECT_TRUE(o.stalled_writers_compress);
+  EXPECT_TRUE(o.background_yields_to_writers);
   // Not in DESIGN.md's list
   // (docs/design/20261127-aligned-compaction-outputs.md).
   EXPECT_TRUE(o.align_compaction_outputs);

@@ -1,0 +1,47 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+
+#include "db/yield_watch.h"
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+namespace cascadedb {
+
+int YieldWatch::RealCpu() {
+#if defined(__linux__)
+  return sched_getcpu();  // a read of the rseq area with a recent glibc
+#else
+  return -1;
+#endif
+}
+
+uint64_t YieldWatch::Cpu() const {
+  const int cpu = cpu_();
+  if (cpu < 0 || static_cast<uint64_t>(cpu) >= kNoCpu) return kNoCpu;
+  return static_cast<uint64_t>(cpu);
+}
+
+void YieldWatch::Mark(uint64_t working) {
+  const uint64_t epoch =
+      (word_.load(std::memory_order_relaxed) >> kEpochShift) + 1;
+  word_.store(epoch << kEpochShift | Cpu() << 1 | working,
+              std::memory_order_relaxed);
+}
+
+bool YieldWatch::Observer::HeldUp() {
+  if (watch_ == nullptr) return false;
+  const uint64_t word = watch_->word_.load(std::memory_order_relaxed);
+  if (word != last_) {
+    last_ = word;
+    answers_ = 0;
+    return false;
+  }
+  if ((word & kWorking) == 0 || answers_ >= kMaxAnswers) return false;
+  const uint64_t cpu = (word >> 1) & kNoCpu;
+  if (cpu != kNoCpu && cpu != watch_->Cpu()) return false;
+  answers_++;
+  return true;
+}
+
+}  // namespace cascadedb

@@ -1,0 +1,237 @@
+// Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
+//
+// Background jobs yield their CPU to held-up threads, end to end
+// (Options::background_yields_to_writers): a flush to a write that works
+// on the flush's CPU without getting anywhere, a compaction to a flush.
+// The tests pin the whole process to one CPU, so that the threads share it
+// and take turns as the scheduler says; the counts come from the stall
+// stats ("yields-to-writers", "yields-to-flushes").
+
+#include <gtest/gtest.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cascadedb/db.h"
+#include "cascadedb/env.h"
+#include "tests/testutil/env_wrappers.h"
+#include "tests/testutil/test_util.h"
+#include "util/writable_file_wrapper.h"
+
+namespace cascadedb {
+namespace {
+
+std::string Key(int i) { return "key" + std::to_string(100000 + i); }
+
+// Pins every thread of the process to one CPU (threads started later
+// inherit it) and puts each thread's own CPUs back when it goes.
+class OneCpu {
+ public:
+  OneCpu() {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return;
+    int first = 0;
+    while (first < CPU_SETSIZE && !CPU_ISSET(first, &mask)) first++;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    for (pid_t tid : Threads()) {
+      cpu_set_t old;
+      CPU_ZERO(&old);
+      if (sched_getaffinity(tid, sizeof(old), &old) != 0) continue;
+      if (sched_setaffinity(tid, sizeof(one), &one) == 0) {
+        saved_.push_back({tid, old});
+      }
+    }
+  }
+  ~OneCpu() {
+    // Threads started while pinned are put back to the first thread's set.
+    const cpu_set_t all = saved_.empty() ? cpu_set_t{} : saved_[0].mask;
+    std::vector<pid_t> restored;
+    for (const Saved& s : saved_) {
+      sched_setaffinity(s.tid, sizeof(s.mask), &s.mask);
+      restored.push_back(s.tid);
+    }
+    if (saved_.empty()) return;
+    for (pid_t tid : Threads()) {
+      bool seen = false;
+      for (pid_t r : restored) seen = seen || r == tid;
+      if (!seen) sched_setaffinity(tid, sizeof(all), &all);
+    }
+  }
+  OneCpu(const OneCpu&) = delete;
+  OneCpu& operator=(const OneCpu&) = delete;
+
+  bool pinned() const { return !saved_.empty(); }
+
+ private:
+  struct Saved {
+    pid_t tid;
+    cpu_set_t mask;
+  };
+
+  static std::vector<pid_t> Threads() {
+    std::vector<pid_t> tids;
+    std::vector<std::string> names;
+    if (!Env::Default()->GetChildren("/proc/self/task", &names).ok()) {
+      return tids;
+    }
+    for (const std::string& n : names) {
+      if (n.empty() || n[0] < '0' || n[0] > '9') continue;
+      tids.push_back(static_cast<pid_t>(std::strtol(n.c_str(), nullptr, 10)));
+    }
+    return tids;
+  }
+
+  std::vector<Saved> saved_;
+};
+
+// Spins for the given time on the caller's CPU in the next WAL append,
+// once it is armed: a write working, held up by nothing but the CPU.
+class SpinningWalEnv : public test::WritableFileHookEnv {
+ public:
+  SpinningWalEnv() : WritableFileHookEnv(Env::Default()) {}
+
+  void ArmSpin(int micros) { spin_micros_.store(micros); }
+
+ private:
+  class SpinningFile : public WritableFileWrapper {
+   public:
+    SpinningFile(std::unique_ptr<WritableFile> target, SpinningWalEnv* env)
+        : WritableFileWrapper(std::move(target)), env_(env) {}
+    Status Append(const Slice& data) override {
+      const int micros = env_->spin_micros_.exchange(0);
+      if (micros > 0) {
+        const auto end = std::chrono::steady_clock::now() +
+                         std::chrono::microseconds(micros);
+        while (std::chrono::steady_clock::now() < end) {
+        }
+      }
+      return WritableFileWrapper::Append(data);
+    }
+
+   private:
+    SpinningWalEnv* const env_;
+  };
+
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* result) override {
+    if (s.ok() && test::EndsWith(fname, ".log")) {
+      *result = std::make_unique<SpinningFile>(std::move(*result), this);
+    }
+    return s;
+  }
+
+  std::atomic<int> spin_micros_{0};
+};
+
+class DBYieldTest : public testing::Test {
+ protected:
+  DBYieldTest() {
+    options_.create_if_missing = true;
+    options_.env = &env_;
+    options_.write_buffer_size = 1 << 20;
+    options_.stats_dump_period_sec = 0;
+    // A flush of its own, not one run by a compaction's thread.
+    options_.flush_in_compaction = FlushInCompaction::kNever;
+  }
+
+  void Open() { ASSERT_OK(DB::Open(options_, dir_.path(), &db_)); }
+
+  uint64_t StallStat(const std::string& key) {
+    std::map<std::string, std::string> m;
+    EXPECT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &m));
+    EXPECT_EQ(1u, m.count(key)) << key;
+    return std::strtoull(m[key].c_str(), nullptr, 10);
+  }
+
+  // About bytes of 512-byte values under keys from first on.
+  void Fill(int first, int bytes) {
+    const std::string value(512, 'v');
+    for (int i = 0; i < bytes / 512; i++) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(first + i), value));
+    }
+  }
+
+  // A flush of a full memtable starts, and the next write spins 200 ms
+  // in its WAL append on the flush's one CPU.
+  void FlushBesideASpinningWrite() {
+    Fill(0, 1 << 20);
+    FlushOptions no_wait;
+    no_wait.wait = false;
+    ASSERT_OK(db_->Flush(no_wait));
+    env_.ArmSpin(200000);
+    ASSERT_OK(db_->Put(WriteOptions(), "spun", "v"));
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+
+  SpinningWalEnv env_;
+  test::TempDir dir_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+  test::CloseDBFirst close_{&db_, nullptr};
+};
+
+TEST_F(DBYieldTest, AFlushYieldsToAWriteHeldUpOnItsCpu) {
+  OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  Open();
+  FlushBesideASpinningWrite();
+  EXPECT_GT(StallStat("yields-to-writers"), 0u);
+}
+
+TEST_F(DBYieldTest, NothingYieldsWhenToldNot) {
+  OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  options_.background_yields_to_writers = false;
+  Open();
+  FlushBesideASpinningWrite();
+  EXPECT_EQ(0u, StallStat("yields-to-writers"));
+  EXPECT_EQ(0u, StallStat("yields-to-flushes"));
+}
+
+TEST_F(DBYieldTest, ACompactionYieldsToAFlushHeldUpOnItsCpu) {
+  OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  options_.level0_file_num_compaction_trigger = 100;  // only CompactRange
+  options_.level0_slowdown_writes_trigger = 100;
+  options_.level0_stop_writes_trigger = 100;
+  Open();
+  // Each round: overlapping tables, which a compaction rewrites whole, and
+  // flushes beside it on the same CPU until it ends. Whether a flush is
+  // preempted mid-way while the compaction runs is the scheduler's call:
+  // up to five rounds.
+  int next_key = 0;
+  for (int round = 0; round < 5 && StallStat("yields-to-flushes") == 0;
+       round++) {
+    for (int t = 0; t < 8; t++) {
+      Fill(next_key + t * 100, 1 << 20);
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+    next_key += 100000;
+    std::atomic<bool> compacted{false};
+    std::thread compaction([&] {
+      EXPECT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+      compacted = true;
+    });
+    for (int t = 0; t < 50 && !compacted.load(); t++) {
+      Fill(next_key, 1 << 20);
+      next_key += 2048;
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+    compaction.join();
+  }
+  EXPECT_GT(StallStat("yields-to-flushes"), 0u);
+}
+
+}  // namespace
+}  // namespace cascadedb
