@@ -14,10 +14,10 @@ namespace cascadedb {
 // Passes appends through to the file after the rate limiter allows them,
 // and yields the CPU before an append to a thread its watches show held
 // up (YieldWatches).
-class TableFileWriter::RateLimitedFile : public WritableFileWrapper {
+class TableFileWriter::JobFile : public WritableFileWrapper {
  public:
-  RateLimitedFile(std::unique_ptr<WritableFile> target, RateLimiter* limiter,
-                  RateLimiter::IOPriority priority, const YieldWatches& watches)
+  JobFile(std::unique_ptr<WritableFile> target, RateLimiter* limiter,
+          RateLimiter::IOPriority priority, const YieldWatches& watches)
       : WritableFileWrapper(std::move(target)),
         limiter_(limiter),
         priority_(priority),
@@ -76,8 +76,8 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
                                            &reused_file_)
                  : env_->NewWritableFile(file_name_, &file, env_options_);
   if (!s.ok()) return s;
-  file_ = std::make_unique<RateLimitedFile>(std::move(file), rate_limiter_,
-                                            priority_, yield_watches_);
+  file_ = std::make_unique<JobFile>(std::move(file), rate_limiter_, priority_,
+                                    yield_watches_);
   builder_ = std::make_unique<TableBuilder>(options, file_.get());
   meta_ = FileMetaData();
   meta_.number = number;

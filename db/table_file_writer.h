@@ -5,7 +5,8 @@
 // the file and fills in the FileMetaData that goes into the VersionEdit.
 // Background output is charged to Options::rate_limiter (when set) at the
 // priority the job asks for, one append at a time, and counted in bytes so
-// the jobs can report what they wrote.
+// the jobs can report what they wrote. Between appends the job may yield
+// its CPU to a held-up write or flush (SetYieldWatches).
 //
 // Thread safety: not thread-safe (one job, one thread).
 
@@ -90,7 +91,7 @@ class TableFileWriter {
   bool reused_file() const { return reused_file_; }
 
  private:
-  class RateLimitedFile;
+  class JobFile;
 
   void Close();
 
