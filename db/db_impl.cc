@@ -658,7 +658,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
                  std::move(snapshots), number);
     job.SetProgress(&flush_progress_);
     job.SetRecycler(table_recycler_.get());
-    if (options_.background_yields_to_writers) {
+    if (writer_watch_.enabled()) {
       job.SetYieldWatches({&flush_watch_, &writer_watch_, nullptr});
     }
     s = job.Run(&meta);
@@ -1941,7 +1941,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
     job.SetPausePoint(&flush_waiting_, [this] { FlushForCompactionJob(); });
     job.SetCopyBlocks(options_.compaction_copy_blocks);
     job.SetRecycler(table_recycler_.get());
-    if (options_.background_yields_to_writers) {
+    if (writer_watch_.enabled()) {
       job.SetYieldWatches({nullptr, &writer_watch_, &flush_watch_});
     }
     ++jobs_taking_flushes_;

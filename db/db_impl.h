@@ -201,7 +201,6 @@ class DBImpl : public DB, private ReadSampler {
   // take one from them).
   bool CpuForStalledWriters() const REQUIRES(mutex_);
   // Data blocks stalled writers have compressed since the DB opened.
-  // (Yields to held-up writes and flushes: writer_watch_, flush_watch_.)
   uint64_t BlocksCompressedByWriters() const {
     return compression_queue_ != nullptr ? compression_queue_->helped_jobs()
                                          : 0;

@@ -19,7 +19,6 @@
 #include "cascadedb/env.h"
 #include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
-#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace {
@@ -27,47 +26,6 @@ namespace {
 constexpr uint64_t kMillis = 1000 * 1000;  // nanoseconds
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
-
-// WALs whose next append, once armed, sleeps first; appending() is true
-// while it does.
-class SlowWalEnv : public test::WritableFileHookEnv {
- public:
-  SlowWalEnv() : WritableFileHookEnv(Env::Default()) {}
-
-  void ArmSlowAppend(int micros) { slow_append_micros_ = micros; }
-  bool appending() const { return appending_; }
-
- private:
-  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
-                        const Status& s,
-                        std::unique_ptr<WritableFile>* result) override {
-    if (s.ok() && test::EndsWith(fname, ".log")) {
-      *result = std::make_unique<File>(std::move(*result), this);
-    }
-    return s;
-  }
-
-  class File : public WritableFileWrapper {
-   public:
-    File(std::unique_ptr<WritableFile> t, SlowWalEnv* env)
-        : WritableFileWrapper(std::move(t)), env_(env) {}
-    Status Append(const Slice& data) override {
-      const int micros = env_->slow_append_micros_.exchange(0);
-      if (micros > 0) {
-        env_->appending_ = true;
-        Env::Default()->SleepForMicroseconds(micros);
-        env_->appending_ = false;
-      }
-      return WritableFileWrapper::Append(data);
-    }
-
-   private:
-    SlowWalEnv* const env_;
-  };
-
-  std::atomic<int> slow_append_micros_{0};
-  std::atomic<bool> appending_{false};
-};
 
 class DBPerfContextTest : public testing::Test {
  protected:
@@ -85,7 +43,18 @@ class DBPerfContextTest : public testing::Test {
 
   void Open() { ASSERT_OK(DB::Open(options_, dir_.path(), &db_)); }
 
-  SlowWalEnv env_;
+  // The next WAL append sleeps micros first; appending_ is true while it
+  // does.
+  void ArmSlowAppend(int micros) {
+    env_.Arm([this, micros] {
+      appending_ = true;
+      Env::Default()->SleepForMicroseconds(micros);
+      appending_ = false;
+    });
+  }
+
+  test::WalAppendHookEnv env_;
+  std::atomic<bool> appending_{false};
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
@@ -146,7 +115,7 @@ TEST_F(DBPerfContextTest, WalAndMemtableTimesOfPlainWrites) {
 
   // A slow WAL append is WAL time, not memtable or queue time.
   GetPerfContext()->Reset();
-  env_.ArmSlowAppend(30000);
+  ArmSlowAppend(30000);
   ASSERT_OK(db_->Put(WriteOptions(), "slow", "v"));
   c = *GetPerfContext();
   EXPECT_EQ(1u, c.write_count);
@@ -166,9 +135,14 @@ TEST_F(DBPerfContextTest, WalAndMemtableTimesOfPlainWrites) {
 TEST_F(DBPerfContextTest, QueueWaitBehindAnotherWritersGroup) {
   Open();
   // The first writer's WAL append holds the queue for 200 ms.
-  env_.ArmSlowAppend(200000);
-  std::thread first([&] { ASSERT_OK(db_->Put(WriteOptions(), "first", "v")); });
-  while (!env_.appending()) std::this_thread::yield();
+  ArmSlowAppend(200000);
+  std::atomic<bool> first_done{false};
+  std::thread first([&] {
+    EXPECT_OK(db_->Put(WriteOptions(), "first", "v"));
+    first_done = true;
+  });
+  // (Had the append not slowed, the checks below would fail, not hang.)
+  while (!appending_ && !first_done) std::this_thread::yield();
   SetPerfLevel(PerfLevel::kEnableTime);
   ASSERT_OK(db_->Put(WriteOptions(), "second", "v"));
   const PerfContext c = *GetPerfContext();

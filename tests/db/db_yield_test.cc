@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -23,7 +24,6 @@
 #include "cascadedb/env.h"
 #include "tests/testutil/env_wrappers.h"
 #include "tests/testutil/test_util.h"
-#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace {
@@ -53,18 +53,18 @@ class OneCpu {
     }
   }
   ~OneCpu() {
-    // Threads started while pinned are put back to the first thread's set.
-    const cpu_set_t all = saved_.empty() ? cpu_set_t{} : saved_[0].mask;
+    if (saved_.empty()) return;
     std::vector<pid_t> restored;
     for (const Saved& s : saved_) {
       sched_setaffinity(s.tid, sizeof(s.mask), &s.mask);
       restored.push_back(s.tid);
     }
-    if (saved_.empty()) return;
+    // Threads started while pinned get the first thread's CPUs.
+    const cpu_set_t& first = saved_[0].mask;
     for (pid_t tid : Threads()) {
-      bool seen = false;
-      for (pid_t r : restored) seen = seen || r == tid;
-      if (!seen) sched_setaffinity(tid, sizeof(all), &all);
+      if (std::find(restored.begin(), restored.end(), tid) == restored.end()) {
+        sched_setaffinity(tid, sizeof(first), &first);
+      }
     }
   }
   OneCpu(const OneCpu&) = delete;
@@ -92,46 +92,6 @@ class OneCpu {
   }
 
   std::vector<Saved> saved_;
-};
-
-// Spins for the given time on the caller's CPU in the next WAL append,
-// once it is armed: a write working, held up by nothing but the CPU.
-class SpinningWalEnv : public test::WritableFileHookEnv {
- public:
-  SpinningWalEnv() : WritableFileHookEnv(Env::Default()) {}
-
-  void ArmSpin(int micros) { spin_micros_.store(micros); }
-
- private:
-  class SpinningFile : public WritableFileWrapper {
-   public:
-    SpinningFile(std::unique_ptr<WritableFile> target, SpinningWalEnv* env)
-        : WritableFileWrapper(std::move(target)), env_(env) {}
-    Status Append(const Slice& data) override {
-      const int micros = env_->spin_micros_.exchange(0);
-      if (micros > 0) {
-        const auto end = std::chrono::steady_clock::now() +
-                         std::chrono::microseconds(micros);
-        while (std::chrono::steady_clock::now() < end) {
-        }
-      }
-      return WritableFileWrapper::Append(data);
-    }
-
-   private:
-    SpinningWalEnv* const env_;
-  };
-
-  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
-                        const Status& s,
-                        std::unique_ptr<WritableFile>* result) override {
-    if (s.ok() && test::EndsWith(fname, ".log")) {
-      *result = std::make_unique<SpinningFile>(std::move(*result), this);
-    }
-    return s;
-  }
-
-  std::atomic<int> spin_micros_{0};
 };
 
 class DBYieldTest : public testing::Test {
@@ -169,12 +129,18 @@ class DBYieldTest : public testing::Test {
     FlushOptions no_wait;
     no_wait.wait = false;
     ASSERT_OK(db_->Flush(no_wait));
-    env_.ArmSpin(200000);
+    // A write working, held up by nothing but the CPU.
+    env_.Arm([] {
+      const auto end =
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+      while (std::chrono::steady_clock::now() < end) {
+      }
+    });
     ASSERT_OK(db_->Put(WriteOptions(), "spun", "v"));
     ASSERT_OK(db_->Flush(FlushOptions()));
   }
 
-  SpinningWalEnv env_;
+  test::WalAppendHookEnv env_;
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;

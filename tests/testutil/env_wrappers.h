@@ -2,9 +2,9 @@
 //
 // Envs for tests that watch the files a DB writes and reads: new files and
 // recycled WALs and tables reach one hook (wrap them with
-// util/writable_file_wrapper.h), table creations can be held at a gate, and
-// table opens and closes are counted. CloseDBFirst closes a test's DB before
-// such an Env goes.
+// util/writable_file_wrapper.h), table creations can be held at a gate, a
+// WAL append can run a test's hook, and table opens and closes are counted.
+// CloseDBFirst closes a test's DB before such an Env goes.
 
 #ifndef CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
 #define CASCADEDB_TESTS_TESTUTIL_ENV_WRAPPERS_H_
@@ -22,6 +22,7 @@
 #include "cascadedb/env.h"
 #include "cascadedb/status.h"
 #include "tests/testutil/test_util.h"
+#include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
 namespace test {
@@ -102,6 +103,55 @@ class TableGateEnv : public WritableFileHookEnv {
   std::set<int> held_;
   std::set<int> waiting_;
   int tables_ = 0;
+};
+
+// Runs a hook, once armed, at the start of the next append to a WAL
+// (".log"), on the appending thread: how a test makes one write slow, or
+// keeps its CPU busy, at a known point.
+class WalAppendHookEnv : public WritableFileHookEnv {
+ public:
+  WalAppendHookEnv() : WritableFileHookEnv(Env::Default()) {}
+
+  // hook runs in the next WAL append, and only in that one.
+  void Arm(std::function<void()> hook) {
+    std::lock_guard<std::mutex> l(mu_);
+    hook_ = std::move(hook);
+    armed_.store(true);
+  }
+
+ private:
+  class File : public WritableFileWrapper {
+   public:
+    File(std::unique_ptr<WritableFile> target, WalAppendHookEnv* env)
+        : WritableFileWrapper(std::move(target)), env_(env) {}
+    Status Append(const Slice& data) override {
+      if (env_->armed_.exchange(false)) {
+        std::function<void()> hook;
+        {
+          std::lock_guard<std::mutex> l(env_->mu_);
+          hook.swap(env_->hook_);
+        }
+        if (hook) hook();
+      }
+      return WritableFileWrapper::Append(data);
+    }
+
+   private:
+    WalAppendHookEnv* const env_;
+  };
+
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* result) override {
+    if (s.ok() && EndsWith(fname, ".log")) {
+      *result = std::make_unique<File>(std::move(*result), this);
+    }
+    return s;
+  }
+
+  std::mutex mu_;
+  std::function<void()> hook_;
+  std::atomic<bool> armed_{false};
 };
 
 // Runs before (if set), then closes *db, when it goes out of scope.
