@@ -1201,8 +1201,11 @@ void DBImpl::EndStopWait(StopWait* wait) {
   *wait = StopWait();
 }
 
-void DBImpl::DelayFor(uint64_t micros, bool compress) {
-  if (compress) {
+void DBImpl::DelayFor(uint64_t micros) {
+  // Whatever the other CPUs do: a delay soon ends, and the writer would
+  // otherwise spin through it on a CPU the jobs want, or sleep and wait
+  // behind them for a CPU to wake on (CpuForStalledWriters is for stops).
+  if (compression_queue_ != nullptr) {
     const uint64_t end = env_->NowMicros() + micros;
     for (;;) {
       const uint64_t now = env_->NowMicros();
@@ -1378,10 +1381,8 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
         // (WriteController::kDelayCheckMicros).
         uint64_t slept = 0;
         do {
-          const bool compress = CpuForStalledWriters();
           mutex_.Unlock();
-          DelayFor(std::min(delay - slept, WriteController::kDelayCheckMicros),
-                   compress);
+          DelayFor(std::min(delay - slept, WriteController::kDelayCheckMicros));
           mutex_.Lock();
           slept = env_->NowMicros() - start;
         } while (slept < delay &&

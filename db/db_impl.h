@@ -194,11 +194,11 @@ class DBImpl : public DB, private ReadSampler {
       REQUIRES(mutex_);
   // Waits micros for a delayed write, compressing queued blocks meanwhile
   // while the next is expected to be done in the time left.
-  void DelayFor(uint64_t micros, bool compress) EXCLUDES(mutex_);
-  // Whether a stalled writer should compress queued blocks: some are
+  void DelayFor(uint64_t micros) EXCLUDES(mutex_);
+  // Whether a stopped writer should compress queued blocks: some are
   // queued, and fewer flushes and compactions run than there are CPUs (a
   // CPU is free while the writer would wait; with every CPU busy it would
-  // take one from them).
+  // take one from them, for as long as the stop lasts).
   bool CpuForStalledWriters() const REQUIRES(mutex_);
   // Data blocks stalled writers have compressed since the DB opened.
   uint64_t BlocksCompressedByWriters() const {

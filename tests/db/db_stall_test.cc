@@ -19,6 +19,7 @@
 #include "cascadedb/rate_limiter.h"
 #include "cascadedb/statistics.h"
 #include "tests/testutil/env_wrappers.h"
+#include "tests/testutil/one_cpu.h"
 #include "tests/testutil/test_util.h"
 #include "util/thread_pool.h"
 #include "util/writable_file_wrapper.h"
@@ -27,6 +28,11 @@ namespace cascadedb {
 namespace {
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
+
+// Half noise, half one repeated byte: blocks compress to about half.
+std::string HalfCompressible(uint32_t* state, size_t len) {
+  return test::RandomBytes(state, len / 2) + std::string(len - len / 2, 'c');
+}
 
 class DBStallTest : public testing::Test {
  protected:
@@ -81,6 +87,35 @@ class DBStallTest : public testing::Test {
       ASSERT_OK(db_->Get(ReadOptions(), Key(i), &got)) << i;
       ASSERT_EQ(value, got);
     }
+  }
+
+  // Writes ten memtables of half-compressible values through env (a
+  // SlowCompactionOutputEnv) while L0 delays them, about 1 ms a write:
+  // flushes are fast and there are memtables to spare, so nothing stops.
+  // Checks the writes were delayed, not stopped, and all arrived; returns
+  // the blocks the writers compressed for the compaction meanwhile.
+  uint64_t DelayedByL0BesideASlowCompaction(Env* env) {
+    options_.env = env;
+    options_.compression = kSnappyCompression;
+    options_.max_write_buffer_number = 4;
+    options_.flush_in_compaction = FlushInCompaction::kNever;
+    options_.level0_stop_writes_trigger = 100;
+    options_.delayed_write_rate = 1 << 20;
+    options_.target_file_size_base = 4 << 20;
+    EXPECT_OK(DB::Open(options_, dir_.path(), &db_));
+    if (db_ == nullptr) return 0;
+    uint32_t state = 7;
+    const std::string value = HalfCompressible(&state, 1000);
+    const int kKeys = 600;
+    for (int i = 0; i < kKeys; ++i) {
+      // Keys out of order, so that L0 files overlap (no trivial moves).
+      EXPECT_OK(db_->Put(WriteOptions(), Key(i * 7919 % kKeys), value));
+    }
+    auto m = StallStats();
+    EXPECT_GT(std::stoull(m["l0_slowdown.stall-micros"]), 0u);
+    EXPECT_EQ("0", m["writes-stopped"]);
+    CheckAllPresent(kKeys, value);
+    return std::stoull(m["blocks-compressed-by-writers"]);
   }
 
   // Two L0 tables that overlap, so no trivial move can take them down.
@@ -340,11 +375,6 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   CheckAllPresent(kKeys, value);
 }
 
-// Half noise, half one repeated byte: blocks compress to about half.
-std::string HalfCompressible(uint32_t* state, size_t len) {
-  return test::RandomBytes(state, len / 2) + std::string(len - len / 2, 'c');
-}
-
 // Slows every append to the tables written off the flush thread by 2 ms:
 // compactions (automatic or CompactRange's) crawl, flushes do not.
 class SlowCompactionOutputEnv : public test::WritableFileHookEnv {
@@ -377,35 +407,26 @@ class SlowCompactionOutputEnv : public test::WritableFileHookEnv {
 };
 
 // Writes delayed by L0 while a slow compaction runs compress its queued
-// blocks while they wait (Options::stalled_writers_compress). Flushes are
-// fast and there are memtables to spare: nothing stops.
+// blocks while they wait (Options::stalled_writers_compress).
 TEST_F(DBStallTest, WritesDelayedByL0CompressTheCompactionsBlocks) {
   if (AvailableCpus() < 2) GTEST_SKIP() << "no CPU beside the compaction";
   SlowCompactionOutputEnv env;
   test::CloseDBFirst close{&db_, nullptr};
-  options_.env = &env;
-  options_.compression = kSnappyCompression;
-  options_.max_write_buffer_number = 4;
-  options_.flush_in_compaction = FlushInCompaction::kNever;
-  options_.level0_stop_writes_trigger = 100;
-  options_.delayed_write_rate = 1 << 20;  // about 1 ms a write
-  options_.target_file_size_base = 4 << 20;
-  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
-  uint32_t state = 7;
-  const std::string value = HalfCompressible(&state, 1000);
-  const int kKeys = 600;  // ten memtables
-  for (int i = 0; i < kKeys; ++i) {
-    // Keys out of order, so that L0 files overlap (no trivial moves).
-    ASSERT_OK(db_->Put(WriteOptions(), Key(i * 7919 % kKeys), value));
-  }
-  auto m = StallStats();
-  EXPECT_GT(std::stoull(m["l0_slowdown.stall-micros"]), 0u);
-  EXPECT_EQ("0", m["writes-stopped"]);
-  const uint64_t compressed = std::stoull(m["blocks-compressed-by-writers"]);
+  const uint64_t compressed = DelayedByL0BesideASlowCompaction(&env);
   EXPECT_GT(compressed, 0u);
   EXPECT_EQ(compressed,
             options_.statistics->getTickerCount(kStallCompressedBlocks));
-  CheckAllPresent(kKeys, value);
+}
+
+// A delayed writer compresses the compaction's blocks also when the
+// compaction has the only CPU: rather than spin or sleep through its delay
+// on the CPU the compaction wants (a stopped writer would not).
+TEST_F(DBStallTest, WritesDelayedOnTheCompactionsOnlyCpuCompressItsBlocks) {
+  test::OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  SlowCompactionOutputEnv env;
+  test::CloseDBFirst close{&db_, nullptr};
+  EXPECT_GT(DelayedByL0BesideASlowCompaction(&env), 0u);
 }
 
 // A writer stopped by L0 compresses the blocks of the compaction it waits

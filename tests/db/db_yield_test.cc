@@ -8,9 +8,7 @@
 // stats ("yields-to-writers", "yields-to-flushes").
 
 #include <gtest/gtest.h>
-#include <sched.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -18,81 +16,17 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "cascadedb/db.h"
 #include "cascadedb/env.h"
 #include "tests/testutil/env_wrappers.h"
+#include "tests/testutil/one_cpu.h"
 #include "tests/testutil/test_util.h"
 
 namespace cascadedb {
 namespace {
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
-
-// Pins every thread of the process to one CPU (threads started later
-// inherit it) and puts each thread's own CPUs back when it goes.
-class OneCpu {
- public:
-  OneCpu() {
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
-    if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return;
-    int first = 0;
-    while (first < CPU_SETSIZE && !CPU_ISSET(first, &mask)) first++;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(first, &one);
-    for (pid_t tid : Threads()) {
-      cpu_set_t old;
-      CPU_ZERO(&old);
-      if (sched_getaffinity(tid, sizeof(old), &old) != 0) continue;
-      if (sched_setaffinity(tid, sizeof(one), &one) == 0) {
-        saved_.push_back({tid, old});
-      }
-    }
-  }
-  ~OneCpu() {
-    if (saved_.empty()) return;
-    std::vector<pid_t> restored;
-    for (const Saved& s : saved_) {
-      sched_setaffinity(s.tid, sizeof(s.mask), &s.mask);
-      restored.push_back(s.tid);
-    }
-    // Threads started while pinned get the first thread's CPUs.
-    const cpu_set_t& first = saved_[0].mask;
-    for (pid_t tid : Threads()) {
-      if (std::find(restored.begin(), restored.end(), tid) == restored.end()) {
-        sched_setaffinity(tid, sizeof(first), &first);
-      }
-    }
-  }
-  OneCpu(const OneCpu&) = delete;
-  OneCpu& operator=(const OneCpu&) = delete;
-
-  bool pinned() const { return !saved_.empty(); }
-
- private:
-  struct Saved {
-    pid_t tid;
-    cpu_set_t mask;
-  };
-
-  static std::vector<pid_t> Threads() {
-    std::vector<pid_t> tids;
-    std::vector<std::string> names;
-    if (!Env::Default()->GetChildren("/proc/self/task", &names).ok()) {
-      return tids;
-    }
-    for (const std::string& n : names) {
-      if (n.empty() || n[0] < '0' || n[0] > '9') continue;
-      tids.push_back(static_cast<pid_t>(std::strtol(n.c_str(), nullptr, 10)));
-    }
-    return tids;
-  }
-
-  std::vector<Saved> saved_;
-};
 
 class DBYieldTest : public testing::Test {
  protected:
@@ -148,7 +82,7 @@ class DBYieldTest : public testing::Test {
 };
 
 TEST_F(DBYieldTest, AFlushYieldsToAWriteHeldUpOnItsCpu) {
-  OneCpu one_cpu;
+  test::OneCpu one_cpu;
   if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
   Open();
   FlushBesideASpinningWrite();
@@ -156,7 +90,7 @@ TEST_F(DBYieldTest, AFlushYieldsToAWriteHeldUpOnItsCpu) {
 }
 
 TEST_F(DBYieldTest, NothingYieldsWhenToldNot) {
-  OneCpu one_cpu;
+  test::OneCpu one_cpu;
   if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
   options_.background_yields_to_writers = false;
   Open();
@@ -166,7 +100,7 @@ TEST_F(DBYieldTest, NothingYieldsWhenToldNot) {
 }
 
 TEST_F(DBYieldTest, ACompactionYieldsToAFlushHeldUpOnItsCpu) {
-  OneCpu one_cpu;
+  test::OneCpu one_cpu;
   if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
   options_.level0_file_num_compaction_trigger = 100;  // only CompactRange
   options_.level0_slowdown_writes_trigger = 100;
