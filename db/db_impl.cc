@@ -158,11 +158,19 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   if (block_cache_ == nullptr && options_.block_cache_size > 0) {
     block_cache_ = NewLRUCache(options_.block_cache_size);
   }
-  // One memtable's worth: a flushed memtable's blocks wait here for the
-  // one filling (the pool is empty again once it has taken them).
+  // A flushed memtable's blocks wait here for the one filling, and the
+  // writers' helper keeps kArenaBlocksAhead blocks prepared beyond them,
+  // so the writer faults in no fresh block. The capacity holds a memtable
+  // (its last block may take it a block past the buffer size) and the
+  // prepared blocks: with less, blocks prepared while a flush runs would
+  // be freed when its memtable's come back, and prepared again next time.
+  constexpr size_t kArenaBlocksAhead = 4;
+  const size_t arena_block =
+      MemTable::ArenaBlockSizeFor(options_.write_buffer_size);
   arena_pool_ = std::make_shared<ArenaBlockPool>(
-      MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
-      options_.write_buffer_size);
+      arena_block,
+      options_.write_buffer_size + (kArenaBlocksAhead + 1) * arena_block,
+      kArenaBlocksAhead);
   wal_env_options_.writable_file_max_buffer_size =
       options_.writable_file_max_buffer_size;
   wal_env_options_.bytes_per_sync = options_.wal_bytes_per_sync;

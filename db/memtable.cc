@@ -75,7 +75,7 @@ class MemTableIterator : public Iterator {
 
 size_t MemTable::ArenaBlockSizeFor(size_t write_buffer_size) {
   constexpr size_t kMin = 4096;
-  constexpr size_t kMax = 1 << 20;
+  constexpr size_t kMax = Arena::kHugePageSize;
   size_t size = write_buffer_size / 8;
   size = (size + kMin - 1) / kMin * kMin;
   if (size < kMin) size = kMin;

@@ -58,9 +58,11 @@ struct MemTableAddStats {
 class MemTable {
  public:
   // The arena block size a memtable for the given write_buffer_size should
-  // use: write_buffer_size / 8, rounded to 4 KiB, within [4 KiB, 1 MiB]
-  // (RocksDB's rule). Small enough that memory usage tracks the data of a
-  // small buffer, large enough that a big memtable has few blocks to free.
+  // use: write_buffer_size / 8, rounded to 4 KiB, within [4 KiB, 2 MiB].
+  // Small enough that memory usage tracks the data of a small buffer, large
+  // enough that a big memtable has few blocks to free; from 16 MiB buffers
+  // on, one huge page (RocksDB caps it at 1 MiB; util/arena.h says why
+  // ours are huge pages).
   static size_t ArenaBlockSizeFor(size_t write_buffer_size);
 
   // The bits of the memtable's bloom filter for the given options: 0 (no

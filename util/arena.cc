@@ -2,7 +2,17 @@
 
 #include "util/arena.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <cstdint>
+#include <memory>
+#include <new>
 #include <utility>
+
+#include "util/page_touch.h"
+#include "util/thread_pool.h"
 
 #if defined(CASCADEDB_ASAN)
 #include <sanitizer/asan_interface.h>
@@ -29,30 +39,130 @@ constexpr size_t kMinBlockSize = 64;
 
 }  // namespace
 
+// ---------------------------------------------------------------- blocks
+
+char* Arena::NewBlock(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes % kHugePageSize == 0) {
+    // Map a huge page more than asked and trim both ends, so the block
+    // starts on a huge page boundary (what the kernel needs to back it
+    // with huge pages) and owns exactly its own pages.
+    const size_t span = bytes + kHugePageSize;
+    void* p = ::mmap(nullptr, span, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    const uintptr_t start = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t aligned =
+        (start + kHugePageSize - 1) & ~(uintptr_t{kHugePageSize} - 1);
+    if (aligned > start) ::munmap(p, aligned - start);
+    const uintptr_t end = aligned + bytes;
+    if (start + span > end) {
+      ::munmap(reinterpret_cast<void*>(end), start + span - end);
+    }
+    // Only advice: where transparent huge pages are off, the block gets
+    // small pages and works the same.
+    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+    return reinterpret_cast<char*>(aligned);
+  }
+#endif
+  return new char[bytes];
+}
+
+void Arena::DeleteBlock(char* block, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes % kHugePageSize == 0) {
+    ::munmap(block, bytes);
+    return;
+  }
+#endif
+  delete[] block;
+}
+
 // ---------------------------------------------------------------- pool
 
-ArenaBlockPool::ArenaBlockPool(size_t block_size, size_t capacity_bytes)
+ArenaBlockPool::ArenaBlockPool(size_t block_size, size_t capacity_bytes,
+                               size_t prepare_ahead)
     : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size),
-      max_blocks_(capacity_bytes / block_size_) {}
+      max_blocks_(capacity_bytes / block_size_),
+      prepare_ahead_(prepare_ahead < max_blocks_ ? prepare_ahead : max_blocks_),
+      prepared_cv_(&mu_) {}
 
 ArenaBlockPool::~ArenaBlockPool() {
+  // No preparation runs now: a queued or running one holds a reference.
   MutexLock l(&mu_);
   for (char* block : blocks_) {
     CASCADEDB_UNPOISON(block, block_size_);
-    delete[] block;
+    Arena::DeleteBlock(block, block_size_);
   }
 }
 
-char* ArenaBlockPool::Take() {
+char* ArenaBlockPool::Take(bool prepare_more) {
   char* block = nullptr;
+  bool prepare = false;
   {
     MutexLock l(&mu_);
-    if (blocks_.empty()) return nullptr;
-    block = blocks_.back();
-    blocks_.pop_back();
+    if (!blocks_.empty()) {
+      block = blocks_.back();
+      blocks_.pop_back();
+    }
+    if (prepare_more && blocks_.size() < prepare_ahead_ && !preparing_) {
+      preparing_ = true;
+      prepare = true;
+    }
   }
-  CASCADEDB_UNPOISON(block, block_size_);
+  if (prepare) {
+    std::shared_ptr<ArenaBlockPool> self = weak_from_this().lock();
+    if (self != nullptr) {
+      // Keep the helper off this (the writer's) CPU: faulting a huge page
+      // in there would hold the writer up as long as doing it itself.
+      WritersHelper()->ScheduleBesideCaller(
+          &ArenaBlockPool::PrepareJob,
+          new std::shared_ptr<ArenaBlockPool>(std::move(self)));
+    } else {
+      MutexLock l(&mu_);
+      preparing_ = false;
+      prepared_cv_.SignalAll();
+    }
+  }
+  if (block != nullptr) CASCADEDB_UNPOISON(block, block_size_);
   return block;
+}
+
+void ArenaBlockPool::PrepareJob(void* arg) {
+  std::unique_ptr<std::shared_ptr<ArenaBlockPool>> pool(
+      static_cast<std::shared_ptr<ArenaBlockPool>*>(arg));
+  (*pool)->Prepare();
+}
+
+void ArenaBlockPool::Prepare() {
+  while (true) {
+    {
+      MutexLock l(&mu_);
+      if (blocks_.size() >= prepare_ahead_) {
+        preparing_ = false;
+        prepared_cv_.SignalAll();
+        return;
+      }
+    }
+    // Outside the lock: this is the slow part that Take must not wait for.
+    char* block = Arena::NewBlock(block_size_);
+    TouchPagesForWrite(block, block_size_);
+    prepared_blocks_.fetch_add(1, std::memory_order_relaxed);
+    MutexLock l(&mu_);
+    if (blocks_.size() >= max_blocks_) {  // arenas gave back meanwhile
+      Arena::DeleteBlock(block, block_size_);
+      preparing_ = false;
+      prepared_cv_.SignalAll();
+      return;
+    }
+    CASCADEDB_POISON(block, block_size_);
+    blocks_.push_back(block);
+  }
+}
+
+void ArenaBlockPool::WaitForPreparation() {
+  MutexLock l(&mu_);
+  while (preparing_) prepared_cv_.Wait();
 }
 
 bool ArenaBlockPool::Give(char* block) {
@@ -80,7 +190,8 @@ Arena::Arena(size_t block_size, std::shared_ptr<ArenaBlockPool> pool)
 
 Arena::~Arena() {
   for (char* block : blocks_) {
-    if (pool_ == nullptr || !pool_->Give(block)) delete[] block;
+    if (pool_ == nullptr || !pool_->Give(block))
+      DeleteBlock(block, block_size_);
   }
   for (char* block : large_blocks_) {
     delete[] block;
@@ -133,8 +244,11 @@ size_t Arena::AllocatableBelow(size_t usage_limit) const {
 char* Arena::AllocateNewBlock(size_t block_bytes) {
   char* block = nullptr;
   if (block_bytes == block_size_) {
-    if (pool_ != nullptr) block = pool_->Take();
-    if (block == nullptr) block = new char[block_bytes];
+    // An arena still on its first block may be a memtable no one writes
+    // to (a DB opened to read): it asks for no blocks ahead yet.
+    if (pool_ != nullptr)
+      block = pool_->Take(/*prepare_more=*/!blocks_.empty());
+    if (block == nullptr) block = NewBlock(block_bytes);
     blocks_.push_back(block);
   } else {
     block = new char[block_bytes];

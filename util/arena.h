@@ -13,7 +13,19 @@
 // takes them back when the arena dies, so the next arena (the next
 // memtable) reuses memory whose pages are already mapped and touched: the
 // writer then neither grows the heap (which takes the process's
-// address-space lock) nor faults in fresh pages for every block.
+// address-space lock) nor faults in fresh pages for every block. A pool
+// may also keep a few blocks prepared ahead (allocated and faulted in by
+// the writers' helper thread), so an arena that has used up the recycled
+// blocks still takes none fresh on its writer's path.
+//
+// Blocks whose size is a multiple of the 2 MiB huge page (the memtable's,
+// for write buffers of 16 MiB and more) are mapped 2 MiB-aligned and, on
+// Linux, advised into transparent huge pages (MADV_HUGEPAGE): a memtable's
+// keys sit in insertion order, so a search or a scan touches a page per
+// key, and with 4 KiB pages a large memtable misses the TLB on most of
+// them. Faulting a huge page in costs 0.3-2 ms at once, which is why the
+// pool prepares blocks ahead of the writer (docs/design/
+// 20261128-huge-page-memtables.md).
 //
 // Thread safety: Arena is not thread-safe for allocation (one writer at a
 // time, e.g. under the memtable's write serialization); MemoryUsage() may
@@ -43,11 +55,18 @@
 
 namespace cascadedb {
 
-// Blocks of one size kept between arenas, up to a capacity.
-class ArenaBlockPool {
+// Blocks of one size kept between arenas, up to a capacity, and prepared
+// ahead of them if asked.
+class ArenaBlockPool : public std::enable_shared_from_this<ArenaBlockPool> {
  public:
   // Keeps at most capacity_bytes / block_size blocks of block_size bytes.
-  ArenaBlockPool(size_t block_size, size_t capacity_bytes);
+  // prepare_ahead > 0: whenever a Take leaves fewer than that many blocks
+  // kept, the writers' helper thread (util/thread_pool.h) allocates and
+  // faults in blocks until the pool keeps that many again (within the
+  // capacity). Only a pool owned by a std::shared_ptr prepares (the
+  // helper's job holds a reference).
+  ArenaBlockPool(size_t block_size, size_t capacity_bytes,
+                 size_t prepare_ahead = 0);
   // Frees the blocks it keeps.
   ~ArenaBlockPool();
 
@@ -56,22 +75,41 @@ class ArenaBlockPool {
 
   size_t block_size() const { return block_size_; }
 
-  // A kept block (its contents are whatever its last arena left), or
-  // nullptr when none is kept.
-  char* Take() EXCLUDES(mu_);
+  // A kept block (its contents are whatever its last arena left, or
+  // zeros when prepared), or nullptr when none is kept. prepare_more: the
+  // caller will want more, so prepare blocks ahead if too few are left.
+  char* Take(bool prepare_more = true) EXCLUDES(mu_);
 
-  // Keeps block (allocated with new char[block_size()]) and returns true,
-  // or returns false when the pool is full: the caller frees it.
+  // Keeps block (allocated by Arena::NewBlock(block_size())) and returns
+  // true, or returns false when the pool is full: the caller frees it.
   bool Give(char* block) EXCLUDES(mu_);
 
   // Bytes of the blocks kept now.
   size_t PooledBytes() const EXCLUDES(mu_);
 
+  // Blocks the helper has prepared so far (allocated and faulted in).
+  uint64_t PreparedBlocks() const {
+    return prepared_blocks_.load(std::memory_order_relaxed);
+  }
+
+  // Blocks until no preparation is queued or running (for tests).
+  void WaitForPreparation() EXCLUDES(mu_);
+
  private:
+  // The helper's job: prepares blocks until prepare_ahead_ are kept.
+  static void PrepareJob(void* arg);
+  void Prepare() EXCLUDES(mu_);
+
   const size_t block_size_;
   const size_t max_blocks_;
+  const size_t prepare_ahead_;
   mutable Mutex mu_;
+  // Predicate: !preparing_.
+  CondVar prepared_cv_;
   std::vector<char*> blocks_ GUARDED_BY(mu_);
+  // A preparation is queued or running.
+  bool preparing_ GUARDED_BY(mu_) = false;
+  std::atomic<uint64_t> prepared_blocks_{0};
 };
 
 class Arena {
@@ -118,6 +156,15 @@ class Arena {
 
   // The block size this arena was built with.
   size_t block_size() const { return block_size_; }
+
+  // A block of `bytes` bytes, as the arena and its pool allocate them (see
+  // the file comment: huge-page aligned when bytes is a multiple of
+  // kHugePageSize), and its release. Throws std::bad_alloc as new does.
+  static char* NewBlock(size_t bytes);
+  static void DeleteBlock(char* block, size_t bytes);
+
+  // The transparent huge page size the arena aligns its blocks to.
+  static constexpr size_t kHugePageSize = size_t{2} << 20;
 
   // Bytes that small requests can still take while MemoryUsage() stays
   // below usage_limit: the rest of the current block, plus a block's worth

@@ -391,22 +391,6 @@ void TryMmap(const std::string& fname, int fd,
       fname, static_cast<const char*>(base), length);
 }
 
-// The one thread that prepares mmap WAL regions ahead of their writers
-// (see PosixMmapWritableFile). Its own thread, not a background pool's: a
-// writer may wait for it, so it must never queue behind a compaction.
-// Created on first use and never destroyed, so files closed during static
-// destruction still find it.
-std::atomic<ThreadPool*> g_region_preparer{nullptr};  // once started
-
-ThreadPool* RegionPreparer() {
-  static ThreadPool* const pool = [] {
-    ThreadPool* p = new ThreadPool(1, "cascadedb:map");
-    g_region_preparer.store(p, std::memory_order_release);
-    return p;
-  }();
-  return pool;
-}
-
 // A mapped stretch of a file written through mmap: [offset, offset + size)
 // of the file at base.
 struct MappedRegion {
@@ -522,20 +506,19 @@ class MappingPark {
 // A file written through a shared mapping (see the file comment).
 //
 // Region switches happen off the writer's path. While the writer fills
-// region k, the RegionPreparer thread reserves and maps region k+1 (or
-// reserves the one parked from the file's last use: MappingPark) and reads
-// it into the page cache (MADV_WILLNEED), so
-// reaching the end of a region is a pointer swap. Done by the writer, the
-// same work cost the append that crossed into a new region 0.3-0.5 ms,
-// one append in ~1000 with 1 KiB records: the first write fault on a fresh
-// mapping reads the whole region around it into the page cache, and the
-// unmap makes the other CPUs flush their TLBs (docs/performance.md, "The
-// mmap WAL's region switch"). Once it has handed region k+1 over, the
-// preparer also write-faults its pages in (TouchPagesForWrite), so the writer
-// takes no fault per page either; where the writer catches up, its stores
-// and the preparer's touches meet harmlessly. The writer never waits for
-// that step: only unmapping a region (the next job, Cancel) waits for its
-// populating to end.
+// region k, the writers' helper thread (util/thread_pool.h) reserves and maps
+// region k+1 (or reserves the one parked from the file's last use: MappingPark)
+// and reads it into the page cache (MADV_WILLNEED), so reaching the end of a
+// region is a pointer swap. Done by the writer, the same work cost the append
+// that crossed into a new region 0.3-0.5 ms, one append in ~1000 with 1 KiB
+// records: the first write fault on a fresh mapping reads the whole region
+// around it into the page cache, and the unmap makes the other CPUs flush their
+// TLBs (docs/performance.md, "The mmap WAL's region switch"). Once it has
+// handed region k+1 over, the preparer also write-faults its pages in
+// (TouchPagesForWrite), so the writer takes no fault per page either; where the
+// writer catches up, its stores and the preparer's touches meet harmlessly. The
+// writer never waits for that step: only unmapping a region (the next job,
+// Cancel) waits for its populating to end.
 //
 // Filled regions stay mapped, up to kMaxKeptBytes of them (beyond, the
 // preparer unmaps region k-1 as it maps k+1), and Close parks them with the
@@ -729,9 +712,9 @@ class PosixMmapWritableFile final : public WritableFile {
       if (prep->beside_writer.load(std::memory_order_relaxed)) {
         // Start() runs on the writer's thread: keep the preparer off its
         // CPU, where the wake-up would otherwise put it.
-        RegionPreparer()->ScheduleBesideCaller(&Preparation::Job, holder);
+        WritersHelper()->ScheduleBesideCaller(&Preparation::Job, holder);
       } else {
-        RegionPreparer()->Schedule(&Preparation::Job, holder);
+        WritersHelper()->Schedule(&Preparation::Job, holder);
       }
     }
 
@@ -1558,7 +1541,7 @@ class PosixEnv final : public Env {
                                   "the kernel keeps no per-thread CPU figures "
                                   "(/proc/self/task/*/schedstat)");
     }
-    ThreadPool* helper = g_region_preparer.load(std::memory_order_acquire);
+    ThreadPool* helper = StartedWritersHelper();
     if (helper != nullptr) helper->AddCpuTime(on_cpu_micros, waiting_micros);
     return Status::OK();
   }

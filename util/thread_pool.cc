@@ -11,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace cascadedb {
@@ -273,6 +274,23 @@ int AvailableCpus() {
 #endif
   const unsigned n = std::thread::hardware_concurrency();
   return n > 0 ? static_cast<int>(n) : 1;
+}
+
+namespace {
+std::atomic<ThreadPool*> g_writers_helper{nullptr};  // once started
+}  // namespace
+
+ThreadPool* WritersHelper() {
+  static ThreadPool* const pool = [] {
+    ThreadPool* p = new ThreadPool(1, "cascadedb:map");
+    g_writers_helper.store(p, std::memory_order_release);
+    return p;
+  }();
+  return pool;
+}
+
+ThreadPool* StartedWritersHelper() {
+  return g_writers_helper.load(std::memory_order_acquire);
 }
 
 }  // namespace cascadedb

@@ -215,10 +215,10 @@ class Env {
                                       uint64_t* waiting_micros) const;
 
   // The same figures for the threads the Env runs for its own work rather
-  // than for scheduled jobs: the POSIX Env's mmap WAL region helper
-  // (cascadedb:map), one for the whole process. Zeros until such a thread
-  // has started. NotSupported by default and where the platform keeps no
-  // such figures.
+  // than for scheduled jobs: the POSIX Env's writers' helper
+  // (cascadedb:map: mmap WAL regions, memtable arena blocks), one for the
+  // whole process. Zeros until such a thread has started. NotSupported by
+  // default and where the platform keeps no such figures.
   virtual Status GetHelperThreadsCpuTime(uint64_t* on_cpu_micros,
                                          uint64_t* waiting_micros) const;
 

@@ -411,7 +411,9 @@ TEST(MemTableMemoryTest, ArenaBlockSizeFollowsWriteBufferSize) {
   EXPECT_EQ(4096u, MemTable::ArenaBlockSizeFor(0));
   EXPECT_EQ(4096u, MemTable::ArenaBlockSizeFor(4096));
   EXPECT_EQ(128u << 10, MemTable::ArenaBlockSizeFor(1 << 20));
-  EXPECT_EQ(1u << 20, MemTable::ArenaBlockSizeFor(64 << 20));
+  EXPECT_EQ(1u << 20, MemTable::ArenaBlockSizeFor(8 << 20));
+  EXPECT_EQ(2u << 20, MemTable::ArenaBlockSizeFor(16 << 20));
+  EXPECT_EQ(2u << 20, MemTable::ArenaBlockSizeFor(64 << 20));
   EXPECT_EQ(8192u, MemTable::ArenaBlockSizeFor(40000));  // 5000 -> 8192
 }
 

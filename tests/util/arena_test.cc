@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -18,6 +21,7 @@
 #include <sanitizer/asan_interface.h>
 #endif
 #include "util/random.h"
+#include "util/thread_pool.h"
 
 namespace cascadedb {
 
@@ -380,5 +384,138 @@ TEST(ArenaBlockPoolTest, ArenasOnSeveralThreadsShareOnePool) {
   EXPECT_TRUE(ok);
   EXPECT_LE(pool->PooledBytes(), 8u * 4096);
 }
+
+// ---------------------------------------------------------------- preparing
+
+TEST(ArenaBlockPoolTest, KeepsBlocksPreparedAheadOfItsArenas) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 16 * 4096,
+                                               /*prepare_ahead=*/3);
+  Arena arena(4096, pool);
+  arena.Allocate(100);  // an arena's first block asks for nothing ahead
+  pool->WaitForPreparation();
+  EXPECT_EQ(0u, pool->PooledBytes());
+  arena.Allocate(4096);  // its second: a fresh block, and a request
+  pool->WaitForPreparation();
+  EXPECT_EQ(3u * 4096, pool->PooledBytes());
+  EXPECT_EQ(3u, pool->PreparedBlocks());
+  // The next blocks are the prepared ones, and each Take that leaves
+  // fewer than three asks for more.
+  for (int i = 0; i < 5; i++) {
+    char* p = arena.Allocate(4096);
+    memset(p, 0x5a, 4096);  // prepared blocks are writable, and unpoisoned
+    pool->WaitForPreparation();
+    EXPECT_EQ(3u * 4096, pool->PooledBytes()) << i;
+  }
+  EXPECT_EQ(8u, pool->PreparedBlocks());
+}
+
+TEST(ArenaBlockPoolTest, PreparesNoMoreThanItsCapacity) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 2 * 4096,
+                                               /*prepare_ahead=*/5);
+  EXPECT_EQ(nullptr, pool->Take());
+  pool->WaitForPreparation();
+  EXPECT_EQ(2u * 4096, pool->PooledBytes());
+  EXPECT_EQ(2u, pool->PreparedBlocks());
+}
+
+TEST(ArenaBlockPoolTest, APoolNotOwnedBySharedPtrPreparesNothing) {
+  ArenaBlockPool pool(4096, 8 * 4096, /*prepare_ahead=*/2);
+  EXPECT_EQ(nullptr, pool.Take());
+  pool.WaitForPreparation();  // returns: nothing was scheduled
+  EXPECT_EQ(0u, pool.PooledBytes());
+  EXPECT_EQ(0u, pool.PreparedBlocks());
+}
+
+TEST(ArenaBlockPoolTest, APreparationOutlivesThePoolsLastUser) {
+  // The helper's job holds its own reference: dropping every other one
+  // while it is queued or running frees the pool after the job (ASan
+  // would see a use after free otherwise).
+  for (int i = 0; i < 20; i++) {
+    auto pool = std::make_shared<ArenaBlockPool>(4096, 64 * 4096,
+                                                 /*prepare_ahead=*/32);
+    std::weak_ptr<ArenaBlockPool> watch = pool;
+    {
+      Arena arena(4096, pool);
+      arena.Allocate(100);
+      arena.Allocate(4096);  // past its first block: asks for 32 ahead
+    }
+    pool.reset();
+    WritersHelper()->WaitForJobs();
+    EXPECT_TRUE(watch.expired()) << i;
+  }
+}
+
+#if defined(CASCADEDB_ASAN)
+TEST(ArenaBlockPoolTest, PreparedBlocksArePoisonedUnderAsan) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 4 * 4096,
+                                               /*prepare_ahead=*/1);
+  EXPECT_EQ(nullptr, pool->Take());
+  pool->WaitForPreparation();
+  ASSERT_EQ(4096u, pool->PooledBytes());
+  char* p = pool->Take();
+  ASSERT_NE(nullptr, p);
+  EXPECT_FALSE(__asan_address_is_poisoned(p));
+  pool->WaitForPreparation();
+  char* q = pool->Take();  // prepared while p was out: poisoned until taken
+  ASSERT_NE(nullptr, q);
+  EXPECT_FALSE(__asan_address_is_poisoned(q));
+  EXPECT_TRUE(pool->Give(p));
+  EXPECT_TRUE(__asan_address_is_poisoned(p));
+  Arena::DeleteBlock(q, 4096);
+}
+#endif
+
+// ---------------------------------------------------------------- huge pages
+
+TEST(ArenaTest, HugePageSizedBlocksAreHugePageAligned) {
+  constexpr size_t kHuge = Arena::kHugePageSize;
+  for (size_t bytes : {kHuge, 2 * kHuge}) {
+    char* block = Arena::NewBlock(bytes);
+    EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(block) % kHuge) << bytes;
+    memset(block, 0x33, bytes);  // all of it is there
+    EXPECT_EQ(0x33, block[bytes - 1]);
+    Arena::DeleteBlock(block, bytes);
+  }
+  // An arena of huge-page blocks: its blocks, and so its aligned
+  // allocations, start on huge page boundaries.
+  Arena arena(kHuge);
+  char* first = arena.AllocateAligned(64);
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(first) % kHuge);
+  EXPECT_EQ(kHuge + sizeof(char*), arena.MemoryUsage());
+}
+
+#if defined(__linux__)
+// The VmFlags line of the mapping of /proc/self/smaps that holds p ("" if
+// none does).
+std::string VmFlagsOf(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+  std::string line;
+  bool in_it = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long lo = 0, hi = 0;
+    // A mapping's first line starts "lo-hi " (hex); its fields' names
+    // never parse as two hex numbers joined by '-'.
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &lo, &hi) == 2) {
+      in_it = addr >= lo && addr < hi;
+      continue;
+    }
+    if (in_it && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+TEST(ArenaTest, HugePageSizedBlocksAreAdvisedIntoHugePages) {
+  char* block = Arena::NewBlock(Arena::kHugePageSize);
+  const std::string flags = VmFlagsOf(block);
+  ASSERT_NE("", flags) << "no mapping holds the block";
+  EXPECT_NE(std::string::npos, flags.find(" hg")) << flags;  // MADV_HUGEPAGE
+  Arena::DeleteBlock(block, Arena::kHugePageSize);
+  // Smaller blocks come from the heap, unadvised.
+  char* small = Arena::NewBlock(64 << 10);
+  EXPECT_EQ(std::string::npos, VmFlagsOf(small).find(" hg"));
+  Arena::DeleteBlock(small, 64 << 10);
+}
+#endif
 
 }  // namespace cascadedb
