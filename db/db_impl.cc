@@ -161,15 +161,18 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   // A flushed memtable's blocks wait here for the one filling, and the
   // writers' helper keeps kArenaBlocksAhead blocks prepared beyond them,
   // so the writer faults in no fresh block. The capacity holds a memtable
-  // (its last block may take it a block past the buffer size) and the
-  // prepared blocks: with less, blocks prepared while a flush runs would
-  // be freed when its memtable's come back, and prepared again next time.
+  // and twice the prepared blocks. With less, blocks prepared while a
+  // flush runs are freed when its memtable's come back, and prepared
+  // again in the next cycle: with room for one block more than a
+  // memtable's and the prepared ones, a matched 2M-key fillrandom and
+  // overwrite (4 MiB buffers, 512 KiB blocks) prepared 73 blocks; with
+  // this, 20, all in the first two memtables.
   constexpr size_t kArenaBlocksAhead = 4;
   const size_t arena_block =
       MemTable::ArenaBlockSizeFor(options_.write_buffer_size);
   arena_pool_ = std::make_shared<ArenaBlockPool>(
       arena_block,
-      options_.write_buffer_size + (kArenaBlocksAhead + 1) * arena_block,
+      options_.write_buffer_size + 2 * kArenaBlocksAhead * arena_block,
       kArenaBlocksAhead);
   wal_env_options_.writable_file_max_buffer_size =
       options_.writable_file_max_buffer_size;

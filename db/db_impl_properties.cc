@@ -240,6 +240,10 @@ bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
     *value = total;
   } else if (name == "cascadedb.num-entries-active-mem-table") {
     *value = mem_->NumEntries();
+  } else if (name == "cascadedb.memtable-pool-bytes") {
+    *value = arena_pool_->PooledBytes();
+  } else if (name == "cascadedb.memtable-blocks-prepared") {
+    *value = arena_pool_->PreparedBlocks();
   } else if (name == "cascadedb.estimate-num-keys") {
     // Entries minus twice the deletions (each hides one entry), as
     // RocksDB estimates; overwritten keys are counted more than once.
