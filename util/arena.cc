@@ -190,8 +190,9 @@ Arena::Arena(size_t block_size, std::shared_ptr<ArenaBlockPool> pool)
 
 Arena::~Arena() {
   for (char* block : blocks_) {
-    if (pool_ == nullptr || !pool_->Give(block))
+    if (pool_ == nullptr || !pool_->Give(block)) {
       DeleteBlock(block, block_size_);
+    }
   }
   for (char* block : large_blocks_) {
     delete[] block;
@@ -246,8 +247,9 @@ char* Arena::AllocateNewBlock(size_t block_bytes) {
   if (block_bytes == block_size_) {
     // An arena still on its first block may be a memtable no one writes
     // to (a DB opened to read): it asks for no blocks ahead yet.
-    if (pool_ != nullptr)
+    if (pool_ != nullptr) {
       block = pool_->Take(/*prepare_more=*/!blocks_.empty());
+    }
     if (block == nullptr) block = NewBlock(block_bytes);
     blocks_.push_back(block);
   } else {
