@@ -28,8 +28,8 @@ namespace cascadedb {
 namespace {
 
 // Blocks come from operator new[], whose result is aligned for any
-// fundamental type; AllocateAligned() relies on a fresh block start being
-// aligned.
+// fundamental type, or from mmap (page-aligned); AllocateAligned() relies
+// on a fresh block start being aligned.
 static_assert(Arena::kAlignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
               "fresh arena blocks must satisfy kAlignment");
 static_assert((Arena::kAlignment & (Arena::kAlignment - 1)) == 0,
@@ -37,13 +37,24 @@ static_assert((Arena::kAlignment & (Arena::kAlignment - 1)) == 0,
 
 constexpr size_t kMinBlockSize = 64;
 
+// True for the blocks NewBlock maps for huge pages (and DeleteBlock must
+// unmap): a multiple of the huge page size, on a platform that has them.
+bool MappedForHugePages(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  return bytes % Arena::kHugePageSize == 0;
+#else
+  (void)bytes;
+  return false;
+#endif
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- blocks
 
 char* Arena::NewBlock(size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes % kHugePageSize == 0) {
+  if (MappedForHugePages(bytes)) {
     // Map a huge page more than asked and trim both ends, so the block
     // starts on a huge page boundary (what the kernel needs to back it
     // with huge pages) and owns exactly its own pages.
@@ -69,12 +80,10 @@ char* Arena::NewBlock(size_t bytes) {
 }
 
 void Arena::DeleteBlock(char* block, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes % kHugePageSize == 0) {
+  if (MappedForHugePages(bytes)) {
     ::munmap(block, bytes);
     return;
   }
-#endif
   delete[] block;
 }
 
@@ -84,8 +93,8 @@ ArenaBlockPool::ArenaBlockPool(size_t block_size, size_t capacity_bytes,
                                size_t prepare_ahead)
     : block_size_(block_size < kMinBlockSize ? kMinBlockSize : block_size),
       max_blocks_(capacity_bytes / block_size_),
-      prepare_ahead_(prepare_ahead < max_blocks_ ? prepare_ahead : max_blocks_),
-      prepared_cv_(&mu_) {}
+      prepare_ahead_(prepare_ahead < max_blocks_ ? prepare_ahead
+                                                 : max_blocks_) {}
 
 ArenaBlockPool::~ArenaBlockPool() {
   // No preparation runs now: a queued or running one holds a reference.
@@ -121,7 +130,6 @@ char* ArenaBlockPool::Take(bool prepare_more) {
     } else {
       MutexLock l(&mu_);
       preparing_ = false;
-      prepared_cv_.SignalAll();
     }
   }
   if (block != nullptr) CASCADEDB_UNPOISON(block, block_size_);
@@ -140,7 +148,6 @@ void ArenaBlockPool::Prepare() {
       MutexLock l(&mu_);
       if (blocks_.size() >= prepare_ahead_) {
         preparing_ = false;
-        prepared_cv_.SignalAll();
         return;
       }
     }
@@ -152,17 +159,11 @@ void ArenaBlockPool::Prepare() {
     if (blocks_.size() >= max_blocks_) {  // arenas gave back meanwhile
       Arena::DeleteBlock(block, block_size_);
       preparing_ = false;
-      prepared_cv_.SignalAll();
       return;
     }
     CASCADEDB_POISON(block, block_size_);
     blocks_.push_back(block);
   }
-}
-
-void ArenaBlockPool::WaitForPreparation() {
-  MutexLock l(&mu_);
-  while (preparing_) prepared_cv_.Wait();
 }
 
 bool ArenaBlockPool::Give(char* block) {

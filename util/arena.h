@@ -87,13 +87,11 @@ class ArenaBlockPool : public std::enable_shared_from_this<ArenaBlockPool> {
   // Bytes of the blocks kept now.
   size_t PooledBytes() const EXCLUDES(mu_);
 
-  // Blocks the helper has prepared so far (allocated and faulted in).
+  // Blocks the helper has prepared so far (allocated and faulted in). To
+  // wait for a preparation to end: WritersHelper()->WaitForJobs().
   uint64_t PreparedBlocks() const {
     return prepared_blocks_.load(std::memory_order_relaxed);
   }
-
-  // Blocks until no preparation is queued or running (for tests).
-  void WaitForPreparation() EXCLUDES(mu_);
 
  private:
   // The helper's job: prepares blocks until prepare_ahead_ are kept.
@@ -104,8 +102,6 @@ class ArenaBlockPool : public std::enable_shared_from_this<ArenaBlockPool> {
   const size_t max_blocks_;
   const size_t prepare_ahead_;
   mutable Mutex mu_;
-  // Predicate: !preparing_.
-  CondVar prepared_cv_;
   std::vector<char*> blocks_ GUARDED_BY(mu_);
   // A preparation is queued or running.
   bool preparing_ GUARDED_BY(mu_) = false;

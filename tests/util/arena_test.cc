@@ -392,10 +392,10 @@ TEST(ArenaBlockPoolTest, KeepsBlocksPreparedAheadOfItsArenas) {
                                                /*prepare_ahead=*/3);
   Arena arena(4096, pool);
   arena.Allocate(100);  // an arena's first block asks for nothing ahead
-  pool->WaitForPreparation();
+  WritersHelper()->WaitForJobs();
   EXPECT_EQ(0u, pool->PooledBytes());
   arena.Allocate(4096);  // its second: a fresh block, and a request
-  pool->WaitForPreparation();
+  WritersHelper()->WaitForJobs();
   EXPECT_EQ(3u * 4096, pool->PooledBytes());
   EXPECT_EQ(3u, pool->PreparedBlocks());
   // The next blocks are the prepared ones, and each Take that leaves
@@ -403,7 +403,7 @@ TEST(ArenaBlockPoolTest, KeepsBlocksPreparedAheadOfItsArenas) {
   for (int i = 0; i < 5; i++) {
     char* p = arena.Allocate(4096);
     memset(p, 0x5a, 4096);  // prepared blocks are writable, and unpoisoned
-    pool->WaitForPreparation();
+    WritersHelper()->WaitForJobs();
     EXPECT_EQ(3u * 4096, pool->PooledBytes()) << i;
   }
   EXPECT_EQ(8u, pool->PreparedBlocks());
@@ -413,7 +413,7 @@ TEST(ArenaBlockPoolTest, PreparesNoMoreThanItsCapacity) {
   auto pool = std::make_shared<ArenaBlockPool>(4096, 2 * 4096,
                                                /*prepare_ahead=*/5);
   EXPECT_EQ(nullptr, pool->Take());
-  pool->WaitForPreparation();
+  WritersHelper()->WaitForJobs();
   EXPECT_EQ(2u * 4096, pool->PooledBytes());
   EXPECT_EQ(2u, pool->PreparedBlocks());
 }
@@ -421,7 +421,7 @@ TEST(ArenaBlockPoolTest, PreparesNoMoreThanItsCapacity) {
 TEST(ArenaBlockPoolTest, APoolNotOwnedBySharedPtrPreparesNothing) {
   ArenaBlockPool pool(4096, 8 * 4096, /*prepare_ahead=*/2);
   EXPECT_EQ(nullptr, pool.Take());
-  pool.WaitForPreparation();  // returns: nothing was scheduled
+  WritersHelper()->WaitForJobs();  // nothing was scheduled
   EXPECT_EQ(0u, pool.PooledBytes());
   EXPECT_EQ(0u, pool.PreparedBlocks());
 }
@@ -450,12 +450,12 @@ TEST(ArenaBlockPoolTest, PreparedBlocksArePoisonedUnderAsan) {
   auto pool = std::make_shared<ArenaBlockPool>(4096, 4 * 4096,
                                                /*prepare_ahead=*/1);
   EXPECT_EQ(nullptr, pool->Take());
-  pool->WaitForPreparation();
+  WritersHelper()->WaitForJobs();
   ASSERT_EQ(4096u, pool->PooledBytes());
   char* p = pool->Take();
   ASSERT_NE(nullptr, p);
   EXPECT_FALSE(__asan_address_is_poisoned(p));
-  pool->WaitForPreparation();
+  WritersHelper()->WaitForJobs();
   char* q = pool->Take();  // prepared while p was out: poisoned until taken
   ASSERT_NE(nullptr, q);
   EXPECT_FALSE(__asan_address_is_poisoned(q));
