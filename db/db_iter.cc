@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "util/coding.h"
 #include "util/key_buffer.h"
 #include "util/random.h"
 
@@ -45,7 +46,9 @@ class DBIter : public Iterator {
 
   Slice value() const override {
     assert(valid_);
-    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+    if (direction_ != kForward) return Slice(saved_value_);
+    // A sampling iterator fetched the value already, for its size.
+    return sampler_ != nullptr ? sampled_value_ : iter_->value();
   }
 
   Status status() const override {
@@ -136,11 +139,13 @@ class DBIter : public Iterator {
   }
 
   void MaybeSample() {
+    const Slice key = iter_->key();
+    sampled_value_ = iter_->value();
     bytes_until_sample_ -=
-        static_cast<int64_t>(iter_->key().size() + iter_->value().size());
+        static_cast<int64_t>(key.size() + sampled_value_.size());
     while (bytes_until_sample_ < 0) {
       bytes_until_sample_ += SamplePeriod();
-      sampler_->RecordReadSample(iter_->key());
+      sampler_->RecordReadSample(key);
     }
   }
 
@@ -150,7 +155,7 @@ class DBIter : public Iterator {
   }
 
   int CompareUser(const Slice& a, const Slice& b) const {
-    return bytewise_ ? a.compare(b) : ucmp_->Compare(a, b);
+    return bytewise_ ? CompareSlices(a, b) : ucmp_->Compare(a, b);
   }
 
   // Parses iter_->key(); on a malformed key records the error and makes the
@@ -234,6 +239,9 @@ class DBIter : public Iterator {
   Direction direction_ = kForward;
   bool valid_ = false;
   ReadSampler* const sampler_;
+  // With a sampler: iter_->value() at the entry ParseCurrent last read,
+  // which in the forward direction is the current one.
+  Slice sampled_value_;
   Random rnd_;
   int64_t bytes_until_sample_;
 };

@@ -175,9 +175,7 @@ class InternalKeyComparator : public Comparator {
     const Slice ub = b_ok ? ExtractUserKey(b) : b;
     int r;
     if (bytewise_) {
-      const size_t n = ua.size() < ub.size() ? ua.size() : ub.size();
-      r = n == 0 ? 0 : std::memcmp(ua.data(), ub.data(), n);
-      if (r == 0 && ua.size() != ub.size()) r = ua.size() < ub.size() ? -1 : 1;
+      r = CompareSlices(ua, ub);
     } else {
       r = user_comparator_->Compare(ua, ub);
     }

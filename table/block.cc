@@ -205,7 +205,9 @@ class Block::Iter : public Iterator {
         num_restarts_(num_restarts),
         current_(restarts),
         next_(restarts),
-        restart_index_(num_restarts - 1) {}
+        restart_index_(num_restarts - 1),
+        restart_point_(restarts),
+        next_restart_point_(0) {}
 
   bool Valid() const override { return current_ < restarts_; }
   Status status() const override { return status_; }
@@ -297,6 +299,8 @@ class Block::Iter : public Iterator {
   void SeekToRestartPoint(uint32_t index, uint32_t point) {
     key_.clear();
     restart_index_ = index;
+    restart_point_ = point;
+    next_restart_point_ = 0;  // found by the next ParseNextEntry
     next_ = point;
     current_ = restarts_;
   }
@@ -356,15 +360,10 @@ class Block::Iter : public Iterator {
       CorruptionError();
       return false;
     }
-    // Advance restart_index_ to the last restart point at or before us.
-    uint32_t point = 0;
-    while (restart_index_ + 1 < num_restarts_) {
-      if (!RestartPoint(restart_index_ + 1, &point)) return false;
-      if (point > current_) break;
-      ++restart_index_;
+    if (current_ >= next_restart_point_ && !AdvanceRestartIndex()) {
+      return false;
     }
-    if (!RestartPoint(restart_index_, &point)) return false;
-    if (point == current_ && shared != 0) {  // a restart must be a full key
+    if (current_ == restart_point_ && shared != 0) {  // a restart: a full key
       CorruptionError();
       return false;
     }
@@ -374,10 +373,31 @@ class Block::Iter : public Iterator {
     return true;
   }
 
+  // Moves restart_index_ to the last restart point at or before current_,
+  // caching that point's offset and the next one's (restarts_ past the
+  // last), so that ParseNextEntry reads the restart array once per
+  // interval rather than once per entry.
+  bool AdvanceRestartIndex() {
+    while (restart_index_ + 1 < num_restarts_) {
+      uint32_t point = 0;
+      if (!RestartPoint(restart_index_ + 1, &point)) return false;
+      if (point > current_) {
+        next_restart_point_ = point;
+        return true;
+      }
+      ++restart_index_;
+      restart_point_ = point;
+    }
+    next_restart_point_ = restarts_;
+    return true;
+  }
+
   void Invalidate() {
     current_ = restarts_;
     next_ = restarts_;
     restart_index_ = num_restarts_ - 1;
+    restart_point_ = restarts_;
+    next_restart_point_ = 0;
     key_.clear();
     value_ = Slice();
   }
@@ -395,6 +415,8 @@ class Block::Iter : public Iterator {
   uint32_t current_;
   uint32_t next_;
   uint32_t restart_index_;
+  uint32_t restart_point_;       // offset of restart restart_index_
+  uint32_t next_restart_point_;  // of restart restart_index_ + 1; 0: unknown
   KeyBuffer key_;
   Slice value_;
   Status status_;

@@ -211,6 +211,7 @@ class MergingIterator : public Iterator {
   void BuildHeap() {
     for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
     current_ = heap_.empty() ? nullptr : heap_[0];
+    runner_up_ = 0;
   }
 
   void SiftDown(size_t i) {
@@ -227,17 +228,38 @@ class MergingIterator : public Iterator {
     heap_[i] = item;
   }
 
+  // The position (1 or 2) of the root's earlier child, whose entry comes
+  // next unless the top child's own next entry does. Cached in runner_up_
+  // (0: unknown) while heap_[1] and heap_[2] stay put, which they do for
+  // as long as one child keeps the top: a scan then compares once per
+  // step instead of twice.
+  size_t RunnerUp() {
+    if (runner_up_ == 0) {
+      runner_up_ = heap_.size() > 2 && Before(heap_[2], heap_[1]) ? 2 : 1;
+    }
+    return runner_up_;
+  }
+
   // The top child (current_) was just moved: restore the heap and pick the
   // new current entry.
   void AdvanceTop() {
     assert(!heap_.empty() && heap_[0] == current_);
     if (current_->Valid()) {
-      SiftDown(0);
+      if (heap_.size() > 1) {
+        const size_t r = RunnerUp();
+        if (Before(heap_[r], current_)) {
+          heap_[0] = heap_[r];
+          heap_[r] = current_;
+          SiftDown(r);
+          runner_up_ = 0;
+        }
+      }
     } else {
       NoteStatus(*current_);
       heap_[0] = heap_.back();
       heap_.pop_back();
       if (!heap_.empty()) SiftDown(0);
+      runner_up_ = 0;
     }
     current_ = heap_.empty() ? nullptr : heap_[0];
   }
@@ -282,6 +304,7 @@ class MergingIterator : public Iterator {
   // The valid children, heap-ordered by Before(); heap_[0] is current_.
   std::vector<IteratorWrapper*> heap_;
   IteratorWrapper* current_ = nullptr;
+  size_t runner_up_ = 0;  // see RunnerUp()
   Direction direction_ = Direction::kForward;
   Status status_;                   // first child error since the last seek
   MergingIteratorOptions options_;  // probes: one per child, maybe null

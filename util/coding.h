@@ -75,6 +75,17 @@ inline uint64_t DecodeFixed64(const char* p) {
 #endif
 }
 
+// Reads p[0, 8) big-endian, so that integer order is the bytes' memcmp
+// order. REQUIRES: p has 8 readable bytes.
+inline uint64_t LoadBigEndian64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
 // The 8 bytes of s from offset on, read big-endian and zero-padded past
 // s's end: a key's "head". For byte strings a and b that share their first
 // offset bytes, KeyHead(a, offset) < KeyHead(b, offset) implies a < b
@@ -82,12 +93,7 @@ inline uint64_t DecodeFixed64(const char* p) {
 // decide nothing. Sorted searches compare heads instead of keys.
 inline uint64_t KeyHead(const Slice& s, size_t offset) {
   if (offset <= s.size() && s.size() - offset >= 8) {
-    uint64_t v;
-    std::memcpy(&v, s.data() + offset, sizeof(v));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
+    return LoadBigEndian64(s.data() + offset);
   }
   uint64_t h = 0;
   for (size_t i = 0; i < 8; i++) {
@@ -96,6 +102,43 @@ inline uint64_t KeyHead(const Slice& s, size_t offset) {
     h = (h << 8) | c;
   }
   return h;
+}
+
+// memcmp(a, b, n), inline and eight bytes a step for the short keys that
+// sorted structures compare most (a call to memcmp costs as much as the
+// comparing); runs longer than kCompareBytesInline go to memcmp. Only the
+// sign of the result is meaningful, as with memcmp.
+constexpr size_t kCompareBytesInline = 64;
+inline int CompareBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    if (n > kCompareBytesInline) return std::memcmp(a, b, n);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const uint64_t x = LoadBigEndian64(a + i);
+      const uint64_t y = LoadBigEndian64(b + i);
+      if (x != y) return x < y ? -1 : 1;
+    }
+    if (i < n) {  // the last 8 bytes, overlapping bytes already found equal
+      const uint64_t x = LoadBigEndian64(a + n - 8);
+      const uint64_t y = LoadBigEndian64(b + n - 8);
+      if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t x = static_cast<uint8_t>(a[i]);
+    const uint8_t y = static_cast<uint8_t>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+// a.compare(b) through CompareBytes: bytewise, a shorter prefix first.
+inline int CompareSlices(const Slice& a, const Slice& b) {
+  const size_t n = a.size() < b.size() ? a.size() : b.size();
+  const int r = CompareBytes(a.data(), b.data(), n);
+  if (r != 0 || a.size() == b.size()) return r;
+  return a.size() < b.size() ? -1 : 1;
 }
 
 // Appends the 4 (8) byte little-endian encoding of v to *dst.

@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "util/coding.h"
+
 namespace cascadedb {
 
 namespace {
@@ -36,7 +38,7 @@ class NoDestructor {
 class BytewiseComparatorImpl final : public Comparator {
  public:
   int Compare(const Slice& a, const Slice& b) const override {
-    return a.compare(b);
+    return CompareSlices(a, b);
   }
 
   const char* Name() const override { return "cascadedb.BytewiseComparator"; }

@@ -424,6 +424,27 @@ TEST(BlockTest, SharedPrefixLongerThanPreviousKeyIsCorruption) {
   EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
 }
 
+TEST(BlockTest, RestartEntrySharingAPrefixIsCorruption) {
+  // Restart interval 1: every entry is a restart and must hold its whole
+  // key. Each entry is 3 header bytes + a 3-byte key + a 1-byte value.
+  std::string bytes =
+      BuildBlock({{"abc", "1"}, {"abd", "2"}, {"abe", "3"}, {"abf", "4"}}, 1);
+  for (int corrupt = 1; corrupt < 4; corrupt++) {
+    std::string b = bytes;
+    const size_t header = static_cast<size_t>(corrupt) * 7;
+    ASSERT_EQ(0, b[header]) << corrupt;  // shared = 0 at a restart
+    b[header] = 2;                       // claims "ab" from the entry before
+    b[header + 1] = 1;                   // and one byte of its own
+    auto block = MakeBlock(b);
+    std::unique_ptr<Iterator> it(block->NewIterator(BytewiseComparator()));
+    int seen = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) seen++;
+    EXPECT_EQ(corrupt, seen);
+    EXPECT_TRUE(it->status().IsCorruption())
+        << corrupt << ": " << it->status().ToString();
+  }
+}
+
 // ------------------------------------------------------------ search heads
 
 // Seeks a block with and without search heads to every target and expects

@@ -76,6 +76,45 @@ TEST(MergingIteratorTest, InterleavesChildrenInOrder) {
   EXPECT_OK(iter->status());
 }
 
+// A scan compares the top child's next entry with the runner-up only,
+// while one child keeps the top; runs of every length hand the top over
+// between three, four and five children, one of which ends early.
+TEST(MergingIteratorTest, RunsOfOneChildHandTheTopOverInOrder) {
+  for (int n = 3; n <= 5; ++n) {
+    std::vector<std::vector<Entry>> parts(n);
+    std::vector<Entry> expected;
+    int key = 0;
+    int child = 0;
+    for (int run = 1; run <= 12; ++run) {
+      for (int i = 0; i < run; ++i, ++key) {
+        char k[16];
+        std::snprintf(k, sizeof(k), "k%04d", key);
+        expected.emplace_back(k, std::to_string(child));
+        parts[child].push_back(expected.back());
+      }
+      // The next run goes to a child other than the one after this one,
+      // so the runner-up changes as well as the top.
+      child = (child + 1 + run % 2) % n;
+      if (run == 8) parts[n - 1].clear();  // a child that ends early
+    }
+    // Drop what the cleared child would have returned.
+    std::vector<Entry> kept;
+    for (const Entry& e : expected) {
+      for (const Entry& p : parts[std::stoi(e.second)]) {
+        if (p == e) kept.push_back(e);
+      }
+    }
+    std::vector<Iterator*> children;
+    for (const auto& part : parts) children.push_back(Child(part));
+    std::unique_ptr<Iterator> iter(
+        NewMergingIterator(BytewiseComparator(), children.data(), n));
+    EXPECT_EQ(kept, ScanForward(iter.get())) << n << " children";
+    std::reverse(kept.begin(), kept.end());
+    EXPECT_EQ(kept, ScanBackward(iter.get())) << n << " children";
+    EXPECT_OK(iter->status());
+  }
+}
+
 TEST(MergingIteratorTest, SeekAndSeekForPrevPickTheClosestChild) {
   Iterator* children[] = {Child({{"a", "1"}, {"e", "5"}}),
                           Child({{"c", "3"}, {"g", "7"}})};

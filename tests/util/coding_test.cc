@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -362,6 +363,56 @@ TEST(CodingTest, GetLengthPrefixedSlicePtrReturnsBytePastValue) {
   ASSERT_NE(nullptr, next);
   EXPECT_EQ("abc", result.ToString());
   EXPECT_EQ("tail", std::string(next, limit));
+}
+
+int Sign(int r) { return (r > 0) - (r < 0); }
+
+TEST(CodingTest, CompareBytesAgreesWithMemcmpAtEveryLengthAndPosition) {
+  // Every length through the inline limit and past it, with the first
+  // difference at every position and both signs; bytes above 0x7f must
+  // compare as unsigned, as memcmp's do.
+  for (size_t n = 0; n <= kCompareBytesInline + 9; n++) {
+    std::string a(n, '\x61');
+    EXPECT_EQ(0, CompareBytes(a.data(), a.data(), n)) << "n " << n;
+    std::string b = a;
+    EXPECT_EQ(0, CompareBytes(a.data(), b.data(), n)) << "n " << n;
+    for (size_t pos = 0; pos < n; pos++) {
+      for (const unsigned char c : {0x00, 0x60, 0x62, 0x80, 0xff}) {
+        b = a;
+        b[pos] = static_cast<char>(c);
+        const int want = Sign(std::memcmp(a.data(), b.data(), n));
+        EXPECT_EQ(want, Sign(CompareBytes(a.data(), b.data(), n)))
+            << "n " << n << " pos " << pos << " byte " << int{c};
+        EXPECT_EQ(-want, Sign(CompareBytes(b.data(), a.data(), n)))
+            << "n " << n << " pos " << pos << " byte " << int{c};
+      }
+    }
+  }
+}
+
+TEST(CodingTest, CompareSlicesOrdersLikeSliceCompare) {
+  const uint32_t seed = test::RandomSeed();
+  Random rnd(seed);
+  for (int i = 0; i < 20000; i++) {
+    // Shared prefixes of random length make the difference land anywhere,
+    // and one string is often a prefix of the other.
+    std::string prefix;
+    const size_t plen = rnd.Uniform(40);
+    for (size_t j = 0; j < plen; j++) {
+      prefix.push_back(static_cast<char>(rnd.Uniform(256)));
+    }
+    std::string a = prefix;
+    std::string b = prefix;
+    for (size_t j = rnd.Uniform(12); j > 0; j--) {
+      a.push_back(static_cast<char>(rnd.Uniform(3) + 0x7f));
+    }
+    for (size_t j = rnd.Uniform(12); j > 0; j--) {
+      b.push_back(static_cast<char>(rnd.Uniform(3) + 0x7f));
+    }
+    EXPECT_EQ(Sign(Slice(a).compare(Slice(b))),
+              Sign(CompareSlices(Slice(a), Slice(b))))
+        << "seed " << seed << " case " << i;
+  }
 }
 
 }  // namespace
