@@ -74,6 +74,10 @@ struct Table::IteratorState {
   uint64_t last_block_start = UINT64_MAX;
   uint64_t last_block_end = UINT64_MAX;
   uint64_t run_blocks = 0;
+  // Within a long run: cache lookups that missed in a row, and reads that
+  // did not look (LookUpInLongScan).
+  uint32_t lookups_missed = 0;
+  uint32_t lookups_skipped = 0;
 
   static void Delete(void* state, void* /*unused*/) {
     delete static_cast<IteratorState*>(state);
@@ -297,13 +301,15 @@ void Table::Tick(uint32_t ticker, uint64_t count) const {
 Status Table::ReadBlockCached(RandomAccessFile* file,
                               const ReadOptions& options,
                               const BlockHandle& handle, bool is_index,
-                              Block** block,
+                              bool lookup, Block** block,
                               Cache::Handle** cache_handle) const {
   *block = nullptr;
   *cache_handle = nullptr;
   Cache* const cache = options_.block_cache;
   std::string key;
-  if (cache != nullptr) {
+  if (cache != nullptr && !lookup) {
+    Tick(kBlockCacheLookupSkipped);
+  } else if (cache != nullptr) {
     key = CacheKey(handle, /*filter=*/false);
     Cache::Handle* h = cache->Lookup(key);
     if (h != nullptr) {
@@ -369,6 +375,8 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   }
   const ReadOptions* read_options = &options;
   ReadOptions no_fill;
+  bool lookup = true;
+  bool long_scan = false;
   if (s.ok() && scan != nullptr) {
     const uint64_t end = handle.offset() + handle.size() + kBlockTrailerSize;
     const bool forward = handle.offset() == scan->last_block_end;
@@ -376,6 +384,8 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
       scan->run_blocks++;
     } else {
       scan->run_blocks = 1;
+      scan->lookups_missed = 0;
+      scan->lookups_skipped = 0;
     }
     scan->last_block_start = handle.offset();
     scan->last_block_end = end;
@@ -388,16 +398,37 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
       no_fill = options;
       no_fill.fill_cache = false;
       read_options = &no_fill;
+      long_scan = true;
+      lookup = LookUpInLongScan(scan);
     }
   }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
   if (s.ok()) {
-    s = ReadBlockCached(file, *read_options, handle, /*is_index=*/false, &block,
-                        &cache_handle);
+    s = ReadBlockCached(file, *read_options, handle, /*is_index=*/false, lookup,
+                        &block, &cache_handle);
   }
   if (!s.ok()) return NewErrorIterator(s);
+  if (long_scan && lookup) {
+    // Without filling, a pinned block came from the cache: a hit.
+    scan->lookups_missed =
+        cache_handle != nullptr ? 0 : scan->lookups_missed + 1;
+  }
   return NewBlockIterator(block, cache_handle);
+}
+
+bool Table::LookUpInLongScan(IteratorState* scan) const {
+  // A long scan of a table larger than the cache misses on almost every
+  // block, and a miss costs two CPU-cache misses in the hash table (about
+  // 4% of a readseq; docs/performance.md). Reading a mapped file instead
+  // costs nothing extra, so after a streak of misses the scan only probes
+  // now and then; a hit (a cached stretch of the table) resumes every
+  // lookup. Files read by pread or direct I/O are always looked up.
+  if (options_.block_cache == nullptr || !scan->file->ReturnsOwnMemory() ||
+      scan->lookups_missed < kLongScanMissesBeforeSkipping) {
+    return true;
+  }
+  return ++scan->lookups_skipped % kLongScanProbeEvery == 0;
 }
 
 Iterator* Table::DataBlockFunction(void* arg, const ReadOptions& options,
@@ -426,7 +457,8 @@ Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
   Status s = ReadBlockCached(file_.get(), options, index_handle_,
-                             /*is_index=*/true, &block, &cache_handle);
+                             /*is_index=*/true, /*lookup=*/true, &block,
+                             &cache_handle);
   if (!s.ok()) return NewErrorIterator(s);
   return NewBlockIterator(block, cache_handle);
 }

@@ -176,9 +176,10 @@ class Table {
   // Reads the block at handle through the block cache. On success *block is
   // the block and *cache_handle pins it, or is null when the caller owns
   // *block (no cache, fill_cache off, or memory the cache cannot keep).
-  // is_index selects the tickers (index or data block).
+  // is_index selects the tickers (index or data block). lookup false reads
+  // the file without looking in the cache (a long scan that keeps missing).
   Status ReadBlockCached(RandomAccessFile* file, const ReadOptions& options,
-                         const BlockHandle& handle, bool is_index,
+                         const BlockHandle& handle, bool is_index, bool lookup,
                          Block** block, Cache::Handle** cache_handle) const;
   // Records ticker in options_.statistics, if any.
   void Tick(uint32_t ticker, uint64_t count = 1) const;
@@ -197,11 +198,18 @@ class Table {
   // for a point lookup): a block adjacent to the one it opened before
   // continues a sequential run; going forward the next block's bytes are
   // prefetched, and a run longer than long_scan_blocks stops filling the
-  // block cache.
+  // block cache and, on a mapped file where the cache keeps missing, mostly
+  // stops looking in it (see LookUpInLongScan).
   Iterator* NewDataBlockIterator(RandomAccessFile* file,
                                  const ReadOptions& options,
                                  const Slice& index_value,
                                  IteratorState* scan = nullptr) const;
+  // Whether a long scan's next block read should look in the block cache:
+  // after kLongScanMissesBeforeSkipping misses in a row, only every
+  // kLongScanProbeEvery-th read does, until one hits.
+  bool LookUpInLongScan(IteratorState* scan) const;
+  static constexpr uint32_t kLongScanMissesBeforeSkipping = 32;
+  static constexpr uint32_t kLongScanProbeEvery = 16;
   // Starts loading into the CPU caches up to n bytes of the blocks area
   // from offset on, if the file is mapped.
   void PrefetchBlocks(uint64_t offset, uint64_t n) const;

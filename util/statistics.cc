@@ -86,6 +86,7 @@ constexpr TickerInfo kTickerInfo[] = {
     {kBlockCacheAdd, "cascadedb.block.cache.add"},
     {kBlockCacheAddFailures, "cascadedb.block.cache.add.failures"},
     {kBlockCacheAddDeferred, "cascadedb.block.cache.add.deferred"},
+    {kBlockCacheLookupSkipped, "cascadedb.block.cache.lookup.skipped"},
     {kBlockCacheIndexMiss, "cascadedb.block.cache.index.miss"},
     {kBlockCacheIndexHit, "cascadedb.block.cache.index.hit"},
     {kBlockCacheIndexAdd, "cascadedb.block.cache.index.add"},

@@ -445,8 +445,10 @@ struct Options {
   // without adding blocks to the block cache, as if ReadOptions::fill_cache
   // were false; blocks already cached are still used. One long scan then
   // neither evicts the cache's working set nor pays for inserting and
-  // evicting blocks it will not read again. 0 = scans fill the cache like
-  // any other read. Default: 16 (64 KiB of 4 KiB blocks).
+  // evicting blocks it will not read again. On a mapped table, the rest of
+  // such a run also stops looking in the cache after 32 misses in a row,
+  // probing every 16th block until a probe hits. 0 = scans fill and look
+  // in the cache like any other read. Default: 16 (64 KiB of 4 KiB blocks).
   size_t long_scan_blocks = 16;
 
   // ---------------------------------------------------------------- I/O

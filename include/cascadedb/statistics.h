@@ -162,6 +162,10 @@ enum Tickers : uint32_t {
   // not inserted, because it was their first recent miss
   // (Options::block_cache_admit_on_second_miss).
   kBlockCacheAddDeferred,
+  // "cascadedb.block.cache.lookup.skipped": data blocks a long scan read
+  // from a mapped file without looking in the cache, after a streak of
+  // misses (Options::long_scan_blocks).
+  kBlockCacheLookupSkipped,
   // "cascadedb.block.cache.index.miss"
   kBlockCacheIndexMiss,
   // "cascadedb.block.cache.index.hit"

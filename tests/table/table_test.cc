@@ -17,6 +17,7 @@
 #include "cascadedb/env.h"
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/iterator.h"
+#include "cascadedb/statistics.h"
 #include "table/block_admission.h"
 #include "table/compression_queue.h"
 #include "table/format.h"
@@ -54,9 +55,9 @@ std::string BuildTable(const TableOptions& options, const KVMap& kv,
 // Opens contents as a table; *source (if not null) gets the file, which the
 // table owns.
 Status OpenTable(const TableOptions& options, const std::string& contents,
-                 std::unique_ptr<Table>* table,
-                 StringSource** source = nullptr) {
-  auto file = std::make_unique<StringSource>(contents);
+                 std::unique_ptr<Table>* table, StringSource** source = nullptr,
+                 bool mapped = false) {
+  auto file = std::make_unique<StringSource>(contents, mapped);
   if (source != nullptr) *source = file.get();
   return Table::Open(options, std::move(file), contents.size(), kFileName,
                      table);
@@ -590,16 +591,25 @@ TEST_F(TableKeyFormatTest, FilterRulesOutAbsentUserKeys) {
 
 class TableCacheTest : public ::testing::Test {
  protected:
-  void Open(bool cache_index_and_filter_blocks) {
+  void Open(bool cache_index_and_filter_blocks, bool mapped = false) {
     options_.block_cache = cache_.get();
     options_.filter_policy = bloom_.get();
     options_.block_size = 256;
     options_.cache_index_and_filter_blocks = cache_index_and_filter_blocks;
     kv_ = SequentialKV(500, 50);
-    ASSERT_OK(
-        OpenTable(options_, BuildTable(options_, kv_), &table_, &source_));
+    ASSERT_OK(OpenTable(options_, BuildTable(options_, kv_), &table_, &source_,
+                        mapped));
   }
 
+  // Runs of more than 4 blocks are long scans; tickers go to stats_.
+  void OpenForLongScans(bool mapped) {
+    stats_ = CreateDBStatistics();
+    options_.statistics = stats_.get();
+    options_.long_scan_blocks = 4;
+    Open(false, mapped);
+  }
+
+  std::shared_ptr<Statistics> stats_;
   std::shared_ptr<Cache> cache_ = NewLRUCache(8 << 20, 0);
   std::unique_ptr<const FilterPolicy> bloom_ = NewBloomFilterPolicy(10);
   TableOptions options_;
@@ -723,6 +733,71 @@ TEST_F(TableCacheTest, LongBackwardScanStopsFillingTheCache) {
   std::unique_ptr<Iterator> forward(table_->NewIterator(ReadOptions()));
   ASSERT_EQ(kv_.size(), Scan(forward.get()).size());
   EXPECT_EQ(4u, table_->block_cache_hits());
+}
+
+// Reads of a long scan after the first long_scan_blocks: lookups until 32
+// miss in a row, then one probe every 16 reads while the probes miss.
+uint64_t SkippedLookups(uint64_t long_reads) {
+  if (long_reads <= 32) return 0;
+  const uint64_t rest = long_reads - 32;
+  return rest - rest / 16;
+}
+
+TEST_F(TableCacheTest, LongScanOfAMappedFileStopsLookingAfterMisses) {
+  OpenForLongScans(/*mapped=*/true);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  ASSERT_GT(blocks, 4u + 32u + 16u);
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(std::vector<test::Entry>(kv_.begin(), kv_.end()), Scan(iter.get()));
+  const uint64_t skipped = SkippedLookups(blocks - 4);
+  EXPECT_EQ(skipped, stats_->getTickerCount(kBlockCacheLookupSkipped));
+  EXPECT_EQ(blocks - skipped, table_->block_cache_misses());
+  EXPECT_EQ(0u, table_->block_cache_hits());
+  // A seek elsewhere starts a new run, which looks up again.
+  iter->Seek("key000250");
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ(blocks - skipped + 1, table_->block_cache_misses());
+}
+
+TEST_F(TableCacheTest, LongScanKeepsLookingWhileTheCacheHits) {
+  OpenForLongScans(/*mapped=*/true);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  // Point lookups cache the second half of the table's blocks.
+  GetResult r;
+  for (const auto& kv : kv_) {
+    if (kv.first >= "key000250") {
+      ASSERT_OK(Get(*table_, kv.first, &r));
+    }
+  }
+  const uint64_t misses = table_->block_cache_misses();
+  const uint64_t hits = table_->block_cache_hits();
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(std::vector<test::Entry>(kv_.begin(), kv_.end()), Scan(iter.get()));
+  // The first half misses long enough to skip lookups; within 16 blocks
+  // of the cached half a probe hits, and every block after it is found.
+  const uint64_t skipped = stats_->getTickerCount(kBlockCacheLookupSkipped);
+  EXPECT_GT(skipped, 0u);
+  EXPECT_LT(skipped, blocks / 2);
+  const uint64_t scan_hits = table_->block_cache_hits() - hits;
+  const uint64_t scan_misses = table_->block_cache_misses() - misses;
+  EXPECT_EQ(blocks, scan_hits + scan_misses + skipped);
+  EXPECT_GE(scan_hits + 16, blocks / 2) << "hits " << scan_hits;
+  // Whole table cached: nothing is skipped.
+  for (const auto& kv : kv_) ASSERT_OK(Get(*table_, kv.first, &r));
+  std::unique_ptr<Iterator> again(table_->NewIterator(ReadOptions()));
+  const uint64_t before = table_->block_cache_hits();
+  ASSERT_EQ(kv_.size(), Scan(again.get()).size());
+  EXPECT_EQ(blocks, table_->block_cache_hits() - before);
+  EXPECT_EQ(skipped, stats_->getTickerCount(kBlockCacheLookupSkipped));
+}
+
+TEST_F(TableCacheTest, LongScanOfAFileReadIntoBuffersAlwaysLooks) {
+  OpenForLongScans(/*mapped=*/false);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  std::unique_ptr<Iterator> iter(table_->NewIterator(ReadOptions()));
+  ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
+  EXPECT_EQ(0u, stats_->getTickerCount(kBlockCacheLookupSkipped));
+  EXPECT_EQ(blocks, table_->block_cache_misses());
 }
 
 TEST_F(TableCacheTest, SeeksAndLookupsStillFillTheCache) {

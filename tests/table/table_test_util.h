@@ -57,23 +57,31 @@ class StringSink : public WritableFile {
 
 class StringSource : public RandomAccessFile {
  public:
-  explicit StringSource(std::string contents)
-      : contents_(std::move(contents)) {}
+  // mapped: reads return the contents' own memory, as a mapped file does,
+  // instead of copying into scratch.
+  explicit StringSource(std::string contents, bool mapped = false)
+      : contents_(std::move(contents)), mapped_(mapped) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
     reads_.fetch_add(1, std::memory_order_relaxed);
     bytes_read_.fetch_add(n, std::memory_order_relaxed);
     if (offset >= contents_.size()) {
-      *result = Slice(scratch, 0);
+      *result = Slice(mapped_ ? contents_.data() : scratch, 0);
       return Status::OK();
     }
     const size_t len =
         std::min(n, contents_.size() - static_cast<size_t>(offset));
+    if (mapped_) {
+      *result = Slice(contents_.data() + offset, len);
+      return Status::OK();
+    }
     std::memcpy(scratch, contents_.data() + offset, len);
     *result = Slice(scratch, len);
     return Status::OK();
   }
+
+  bool ReturnsOwnMemory() const override { return mapped_; }
 
   uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
   uint64_t bytes_read() const {
@@ -82,6 +90,7 @@ class StringSource : public RandomAccessFile {
 
  private:
   const std::string contents_;
+  const bool mapped_;
   mutable std::atomic<uint64_t> reads_{0};
   mutable std::atomic<uint64_t> bytes_read_{0};
 };
