@@ -338,6 +338,7 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
     Tick(kBlockCacheAddDeferred);
   }
   if (fill) {
+    if (key.empty()) key = CacheKey(handle, /*filter=*/false);  // not looked
     const size_t charge = b->MemoryUsage();
     cache->Insert(key, b, charge, &DeleteCachedBlock, cache_handle);
     Tick(kBlockCacheAdd);
@@ -394,12 +395,14 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
     // boundary), so start loading as many as this block took.
     if (forward) PrefetchBlocks(end, end - handle.offset());
     if (options_.long_scan_blocks > 0 &&
-        scan->run_blocks > options_.long_scan_blocks && options.fill_cache) {
-      no_fill = options;
-      no_fill.fill_cache = false;
-      read_options = &no_fill;
+        scan->run_blocks > options_.long_scan_blocks) {
       long_scan = true;
       lookup = LookUpInLongScan(scan);
+      if (options.fill_cache) {
+        no_fill = options;
+        no_fill.fill_cache = false;
+        read_options = &no_fill;
+      }
     }
   }
   Block* block = nullptr;

@@ -759,6 +759,19 @@ TEST_F(TableCacheTest, LongScanOfAMappedFileStopsLookingAfterMisses) {
   EXPECT_EQ(blocks - skipped + 1, table_->block_cache_misses());
 }
 
+TEST_F(TableCacheTest, LongScanThatDoesNotFillStopsLookingToo) {
+  OpenForLongScans(/*mapped=*/true);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;  // a bulk scan as LevelDB's docs advise
+  std::unique_ptr<Iterator> iter(table_->NewIterator(no_fill));
+  ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
+  const uint64_t skipped = SkippedLookups(blocks - 4);
+  EXPECT_EQ(skipped, stats_->getTickerCount(kBlockCacheLookupSkipped));
+  EXPECT_EQ(blocks - skipped, table_->block_cache_misses());
+  EXPECT_EQ(0u, cache_->GetUsage());
+}
+
 TEST_F(TableCacheTest, LongScanKeepsLookingWhileTheCacheHits) {
   OpenForLongScans(/*mapped=*/true);
   const uint64_t blocks = table_->properties().num_data_blocks;
