@@ -388,7 +388,10 @@ std::optional<SlowWrites> SumSlowWrites(
   for (int t = from; t < to; t++) {
     const ThreadState& st = *states[t];
     if (!st.write_times || st.writes == 0) continue;
-    if (!sum) sum.emplace();
+    if (!sum) {
+      sum.emplace();
+      sum->threshold_nanos = st.slow_writes.threshold_nanos;
+    }
     sum->Merge(st.slow_writes);
   }
   return sum;
@@ -405,6 +408,7 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
     states.push_back(std::make_unique<ThreadState>(
         t, SeedFor(index, t), FLAGS_compression_ratio,
         writer ? static_cast<size_t>(FLAGS_value_size) : spec.value_size));
+    states.back()->slow_writes.threshold_nanos = FLAGS_slow_write_micros * 1000;
   }
   std::unique_ptr<WritePacer> pacer;
   if (FLAGS_benchmark_write_rate_limit > 0) {

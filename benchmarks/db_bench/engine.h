@@ -200,11 +200,12 @@ struct WriteTimes {
   }
 };
 
-// Writes slower than kThresholdNanos, and where their time went
-// (--perf_level).
+// Writes slower than threshold_nanos, and where their time went
+// (--perf_level, --slow_write_micros).
 struct SlowWrites {
-  static constexpr uint64_t kThresholdNanos = 1000 * 1000;
+  static constexpr uint64_t kDefaultThresholdNanos = 1000 * 1000;
 
+  uint64_t threshold_nanos = kDefaultThresholdNanos;
   uint64_t count = 0;
   uint64_t nanos = 0;  // their latencies, summed
   WriteTimes parts;    // the engine's split of them, summed
@@ -219,6 +220,7 @@ struct SlowWrites {
     nanos += latency_nanos;
     parts.Add(t);
   }
+  // REQUIRES: o has the same threshold.
   void Merge(const SlowWrites& o) {
     count += o.count;
     nanos += o.nanos;

@@ -42,6 +42,7 @@ DECLARE_bool(statistics);
 DECLARE_int64(stats_interval_seconds);
 DECLARE_bool(stats_per_interval);
 DECLARE_int32(perf_level);
+DECLARE_uint64(slow_write_micros);
 DECLARE_string(report_dir);
 // Engine options.
 DECLARE_int64(write_buffer_size);

@@ -211,7 +211,7 @@ void OpStatsJson(Json* j, const OpStats& s) {
     const SlowWrites& w = *s.slow_writes;
     const auto ms = NanosToMillis;
     j->Key("slow_writes").Begin('{');
-    j->Key("threshold_ms").Number(ms(SlowWrites::kThresholdNanos));
+    j->Key("threshold_ms").Number(ms(w.threshold_nanos));
     j->Key("count").Uint(w.count);
     j->Key("ms").Number(ms(w.nanos));
     j->Key("queue_ms").Number(ms(w.parts.queue));
@@ -335,15 +335,20 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
 // memtable switch 2.1, WAL 460.1, memtable 19.5, mutex 5.0, other 15.7
 // ms": the engine's split of the slow writes' time; "other" is what no
 // part accounts for (the call's own steps, and waits for a CPU between
-// the timed parts).
+// the timed parts). A threshold of less than a whole millisecond is
+// given in microseconds ("over 150 us").
 std::string SlowWritesLine(const SlowWrites& w) {
   const auto ms = NanosToMillis;
+  const uint64_t micros = w.threshold_nanos / 1000;
+  const std::string threshold = micros % 1000 == 0
+                                    ? Printf("%" PRIu64 " ms", micros / 1000)
+                                    : Printf("%" PRIu64 " us", micros);
   return Printf(
       "%" PRIu64
-      " over %.0f ms, %.1f ms: queue %.1f, delayed %.1f, "
+      " over %s, %.1f ms: queue %.1f, delayed %.1f, "
       "stopped %.1f, memtable switch %.1f, WAL %.1f, memtable %.1f, mutex "
       "%.1f, other %.1f ms",
-      w.count, ms(SlowWrites::kThresholdNanos), ms(w.nanos), ms(w.parts.queue),
+      w.count, threshold.c_str(), ms(w.nanos), ms(w.parts.queue),
       ms(w.parts.delay), ms(w.parts.stop), ms(w.parts.memtable_switch),
       ms(w.parts.wal), ms(w.parts.memtable), ms(w.parts.mutex), ms(w.Other()));
 }

@@ -50,8 +50,9 @@ struct OpStats {
   // over the group, from each thread's start to its finish; empty where
   // the kernel keeps no figures.
   std::optional<ThreadCpuTime> sched;
-  // --perf_level: the group's writes slower than 1 ms, split by the
-  // engine's write times; empty when off, unsupported, or nothing written.
+  // --perf_level: the group's writes slower than --slow_write_micros (1 ms
+  // by default), split by the engine's write times; empty when off,
+  // unsupported, or nothing written.
   std::optional<SlowWrites> slow_writes;
 };
 

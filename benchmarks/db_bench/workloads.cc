@@ -26,14 +26,14 @@ struct KeyBuffer {
 };
 
 // With --perf_level, keeps where a write slower than
-// SlowWrites::kThresholdNanos spent its time. Call before the write
+// t->slow_writes.threshold_nanos spent its time. Call before the write
 // (reset = true) and after it.
 void TrackWriteTimes(const WorkloadContext& ctx, ThreadState* t, bool reset,
                      uint64_t latency_nanos = 0) {
   if (!t->write_times) return;
   if (reset) {
     ctx.engine->ResetWriteTimes();
-  } else if (latency_nanos > SlowWrites::kThresholdNanos) {
+  } else if (latency_nanos > t->slow_writes.threshold_nanos) {
     t->slow_writes.Add(latency_nanos, ctx.engine->ThreadWriteTimes());
   }
 }

@@ -79,7 +79,7 @@ struct ThreadState {
   uint64_t writes = 0;
   uint64_t user_bytes_written = 0;  // keys + values of puts, keys of deletes
   // --perf_level: the engine times this thread's writes, and those slower
-  // than SlowWrites::kThresholdNanos are split here.
+  // than slow_writes.threshold_nanos (--slow_write_micros) are split here.
   bool write_times = false;
   SlowWrites slow_writes;
   Status error;

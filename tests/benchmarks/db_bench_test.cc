@@ -626,6 +626,7 @@ TEST(DbBenchTest, BadFlagValuesExitWith2AndOneLine) {
       "--compaction_pri=1",
       "--flush_in_compaction=sometimes",
       "--perf_level=9",
+      "--slow_write_micros=0",
       "--engine=nosuch",
       "--level0_slowdown_writes_trigger=10 --level0_stop_writes_trigger=5",
       "stray_argument",
@@ -951,6 +952,52 @@ TEST(DbBenchTest, PerfLevelSplitsSlowWrites) {
         << summary.substr(0, 2000);
     EXPECT_NE(std::string::npos, summary.find("\"slow_writes\":null"));
   }
+}
+
+// --slow_write_micros moves the slow writes' line: in the report (in
+// microseconds below a whole millisecond) and in summary.json.
+TEST(DbBenchTest, SlowWriteMicrosMovesTheLine) {
+  struct Case {
+    const char* flag;
+    const char* text;
+    const char* json;
+  };
+  const Case cases[] = {
+      {"", " over 1 ms, ", "\"threshold_ms\":1,"},
+      {" --slow_write_micros=2000", " over 2 ms, ", "\"threshold_ms\":2,"},
+      {" --slow_write_micros=1", " over 1 us, ", "\"threshold_ms\":0.001,"},
+  };
+  uint64_t count_at_1us = 0;
+  uint64_t count_at_1ms = 0;
+  for (const Case& c : cases) {
+    test::TempDir dir;
+    const std::string report = dir.File("report");
+    const RunResult r = RunDbBench(
+        dir, "--db=" + dir.File("db") +
+                 " --num=3000 --value_size=1000 --write_buffer_size=65536"
+                 " --benchmarks=fillrandom --stats_interval_seconds=0"
+                 " --perf_level=3 --report_dir=" +
+                 report + c.flag);
+    ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+    std::string line;
+    for (const std::string& l : Lines(r.out)) {
+      if (l.rfind("  slow writes    : ", 0) == 0) line = l;
+    }
+    ASSERT_NE(std::string::npos, line.find(c.text)) << c.flag << "\n" << r.out;
+    const uint64_t count = std::stoull(line.substr(line.find(": ") + 2));
+    if (std::string(c.flag).empty()) count_at_1ms = count;
+    if (std::string(c.flag).find("=1") != std::string::npos) {
+      count_at_1us = count;
+    }
+    const std::string summary = ReadFile(report + "/summary.json");
+    EXPECT_NE(std::string::npos, summary.find(c.json))
+        << c.flag << "\n"
+        << summary.substr(0, 2000);
+  }
+  // A 1 KB write (WAL and memtable) takes about 2 us here: most count at
+  // 1 us, few at 1 ms.
+  EXPECT_GT(count_at_1us, 1500u);
+  EXPECT_GT(count_at_1us, count_at_1ms);
 }
 
 // --compaction_pri reaches the engine's options (RocksDB's numbers).
