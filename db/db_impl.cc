@@ -753,6 +753,7 @@ Status DBImpl::NewLogFile() {
   if (!recycled_logs_.empty()) {
     const std::string old_name = dbname_ + "/" + recycled_logs_.front();
     recycled_logs_.pop_front();
+    ++logs_reused_;
     s = env_->ReuseWritableFile(fname, old_name, &file, wal_env_options_);
     Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
         fname.c_str(), s.ToString().c_str());
@@ -2051,10 +2052,28 @@ Status DBImpl::RunCompaction(Compaction* c) {
 void DBImpl::RemoveObsoleteFiles() {
   mutex_.AssertHeld();
   if (!bg_error_.ok() || read_only_ || versions_ == nullptr) return;
+  // Listing a directory of a few hundred tables takes 50-100 us, which
+  // every read and write waiting for the mutex would wait too. Without the
+  // mutex the listing may be out of date by the time it is read, and that
+  // is safe: a file created since is not in it (a new table's number is
+  // in pending_outputs_ before the file exists, and the live set is taken
+  // after the listing), and a name that has gone since (a table or WAL
+  // renamed to be written over, CURRENT's temporary file) is at worst
+  // deleted in vain. The one exception is a WAL in recycled_logs_ renamed
+  // meanwhile, which KeepForRecycling would keep again under its old
+  // name: then the directory is listed again, with the mutex.
+  std::vector<std::string> children;
+  const uint64_t logs_reused = logs_reused_;
+  mutex_.Unlock();
+  env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
+  mutex_.Lock();
+  if (!bg_error_.ok()) return;
+  if (logs_reused_ != logs_reused) {
+    children.clear();
+    env_->GetChildren(dbname_, &children).IgnoreError();
+  }
   std::set<uint64_t> live = pending_outputs_;
   versions_->AddLiveFiles(&live);
-  std::vector<std::string> children;
-  env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
   const uint64_t log_number = versions_->LogNumber();
   const uint64_t manifest_number = versions_->ManifestFileNumber();
   std::vector<std::string> wals;          // deleted here

@@ -271,8 +271,9 @@ class DBImpl : public DB, private ReadSampler {
   // Deletes the files no Version, memtable or running job needs: hands
   // tables, MANIFESTs and temporary files to the file deleter (deleter_)
   // without waiting for them to go, and deletes obsolete WALs itself. It
-  // releases the mutex to close obsolete tables (unmapping them) and to
-  // delete WALs: every write takes the mutex.
+  // releases the mutex to list the directory, to close obsolete tables
+  // (unmapping them) and to delete WALs: every read and write takes the
+  // mutex.
   void RemoveObsoleteFiles() REQUIRES(mutex_);
   // Drops a reader's (Get's or an iterator's) reference to v. If that
   // deletes v and v is no longer current, files only v listed became
@@ -402,6 +403,10 @@ class DBImpl : public DB, private ReadSampler {
   // first, by file name.
   const size_t recycle_log_file_num_;
   std::deque<std::string> recycled_logs_ GUARDED_BY(mutex_);
+  // WALs written over so far (NewLogFile): a directory listing taken
+  // without the mutex may name one of recycled_logs_ that has since been
+  // renamed away.
+  uint64_t logs_reused_ GUARDED_BY(mutex_) = 0;
   // The first WAL this DBImpl wrote in the recyclable format (0: none yet).
   // Only such WALs are recycled: an older one's records carry no log number,
   // so recovery could not tell them from a new log's.

@@ -822,6 +822,103 @@ TEST_F(DBTest, ObsoleteFilesAreDeleted) {
   EXPECT_EQ(1u, test::FilesWithSuffix(dir_.path(), ".log").size());
 }
 
+// An Env that, when a background thread lists the DB's directory, checks
+// that another thread can take the DB mutex meanwhile (by reading a
+// property): every read and write takes that mutex, and a listing of a
+// large directory takes long enough to hold them up.
+class MutexProbingEnv : public EnvWrapper {
+ public:
+  MutexProbingEnv() : EnvWrapper(Env::Default()) {}
+  ~MutexProbingEnv() override { JoinProbes(); }
+
+  void Watch(DB* db, const std::string& dir) {
+    MutexLock l(&mu_);
+    db_ = db;
+    dir_ = dir;
+  }
+
+  Status GetChildren(const std::string& dir,
+                     std::vector<std::string>* result) override {
+    char thread[16] = "";
+    pthread_getname_np(pthread_self(), thread, sizeof(thread));
+    DB* db = nullptr;
+    {
+      MutexLock l(&mu_);
+      if (dir == dir_ && std::string(thread).rfind("cascadedb:", 0) == 0) {
+        db = db_;
+      }
+    }
+    if (db != nullptr) Probe(db);
+    return EnvWrapper::GetChildren(dir, result);
+  }
+
+  // Waits for the probes still waiting for the DB mutex (call before the
+  // DB goes).
+  void JoinProbes() {
+    std::vector<std::thread> probes;
+    {
+      MutexLock l(&mu_);
+      probes.swap(probes_);
+    }
+    for (std::thread& t : probes) t.join();
+  }
+
+  int probes() const { return probes_done_.load() + blocked_.load(); }
+  int blocked() const { return blocked_.load(); }
+
+ private:
+  void Probe(DB* db) {
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread probe([db, done] {
+      uint64_t n = 0;
+      db->GetIntProperty("cascadedb.num-immutable-mem-table", &n);
+      done->store(true);
+    });
+    // The property takes microseconds, unless the listing holds the mutex
+    // it needs: then it waits until the listing is over.
+    for (int i = 0; i < 2000 && !done->load(); ++i) {
+      Env::Default()->SleepForMicroseconds(500);
+    }
+    if (done->load()) {
+      probe.join();
+      probes_done_++;
+      return;
+    }
+    blocked_++;
+    MutexLock l(&mu_);
+    probes_.push_back(std::move(probe));
+  }
+
+  Mutex mu_;
+  DB* db_ = nullptr;
+  std::string dir_;
+  std::vector<std::thread> probes_;
+  std::atomic<int> probes_done_{0};
+  std::atomic<int> blocked_{0};
+};
+
+// Flushes and compactions list the directory to find obsolete files
+// without holding the DB mutex.
+TEST_F(DBTest, ObsoleteFilesAreListedWithoutTheMutex) {
+  MutexProbingEnv env;
+  options_.env = &env;
+  Open();
+  env.Watch(db_.get(), dir_.path());
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), std::to_string(round)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  env.Watch(nullptr, "");
+  env.JoinProbes();
+  EXPECT_GE(env.probes(), 4);  // three flushes and a compaction at least
+  EXPECT_EQ(0, env.blocked());
+  db_.reset();
+  options_.env = Env::Default();
+}
+
 // An Env whose RemoveFile of tables blocks while held, recording the
 // names of the threads that removed tables.
 class HeldDeleteEnv : public EnvWrapper {
