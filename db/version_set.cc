@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "db/compaction.h"
@@ -682,11 +681,6 @@ class VersionSet::Builder {
         context_(std::move(context)),
         levels_(vset->num_levels()) {
     base_->Ref();
-    for (int level = 0; level < vset_->num_levels(); level++) {
-      for (const FileMetaData* f : base_->files_[level]) {
-        levels_[level].base_numbers.insert(f->number);
-      }
-    }
   }
 
   Builder(const Builder&) = delete;
@@ -708,7 +702,7 @@ class VersionSet::Builder {
       if (it != ls.added.end()) {
         Unref(it->second);
         ls.added.erase(it);
-      } else if (InBase(ls, number)) {
+      } else if (InBase(level, number)) {
         ls.deleted.insert(number);
       } else {
         return Status::Corruption(context_, "deletes " + FileName(number) +
@@ -724,7 +718,7 @@ class VersionSet::Builder {
                                   FileName(f.number) + " has a bad key range");
       }
       LevelState& ls = levels_[level];
-      if (ls.added.count(f.number) != 0 || InBase(ls, f.number)) {
+      if (ls.added.count(f.number) != 0 || InBase(level, f.number)) {
         return Status::Corruption(context_, "adds " + FileName(f.number) +
                                                 " to " + LevelName(level) +
                                                 " twice");
@@ -743,9 +737,40 @@ class VersionSet::Builder {
   }
 
   // Fills the empty Version v. On error v is left empty.
+  //
+  // The base Version is valid (every Version is made here), so only what
+  // the edits added is checked, and each added file is put in its place in
+  // its level rather than the level sorted again: a flush or compaction
+  // adds a few files to levels of hundreds, and this runs under the DB
+  // mutex, which every read and write takes.
   Status SaveTo(Version* v) {
     const InternalKeyComparator& icmp = *vset_->icmp();
+    const auto by_smallest = [&icmp](const FileMetaData* a,
+                                     const FileMetaData* b) {
+      const int r = icmp.Compare(a->smallest.Encode(), b->smallest.Encode());
+      return r != 0 ? r < 0 : a->number < b->number;
+    };
     const int n = vset_->num_levels();
+    // No file may be in two levels: the base has none, so only an added
+    // file can be (added to two levels, or where the base still holds it).
+    std::unordered_map<uint64_t, int> added_at;
+    for (int level = 0; level < n; level++) {
+      for (const auto& entry : levels_[level].added) {
+        const uint64_t number = entry.first;
+        auto [it, inserted] = added_at.emplace(number, level);
+        int other = inserted ? BaseLevelOf(number) : it->second;
+        if (other == level ||
+            (inserted && other >= 0 && levels_[other].deleted.count(number))) {
+          other = -1;  // moved here from a level that let it go
+        }
+        if (other >= 0) {
+          return Status::Corruption(
+              context_, FileName(number) + " is in both " +
+                            LevelName(std::min(other, level)) + " and " +
+                            LevelName(std::max(other, level)));
+        }
+      }
+    }
     std::vector<std::vector<FileMetaData*>> result(n);
     for (int level = 0; level < n; level++) {
       const std::vector<FileMetaData*>& base_files = base_->files_[level];
@@ -755,39 +780,45 @@ class VersionSet::Builder {
         out = base_files;  // untouched: still sorted and valid
         continue;
       }
-      out.reserve(base_files.size() + ls.added.size());
+      std::vector<FileMetaData*> kept;
+      kept.reserve(base_files.size());
       for (FileMetaData* f : base_files) {
-        if (ls.deleted.count(f->number) == 0) out.push_back(f);
+        if (ls.deleted.count(f->number) == 0) kept.push_back(f);
       }
-      for (auto& entry : ls.added) out.push_back(entry.second);
+      std::vector<FileMetaData*> added;
+      added.reserve(ls.added.size());
+      for (auto& entry : ls.added) added.push_back(entry.second);
       if (level == 0) {
+        out = std::move(kept);
+        out.insert(out.end(), added.begin(), added.end());
         std::sort(out.begin(), out.end(), &NewestFirst);
         continue;
       }
-      std::sort(out.begin(), out.end(),
-                [&icmp](const FileMetaData* a, const FileMetaData* b) {
-                  const int r =
-                      icmp.Compare(a->smallest.Encode(), b->smallest.Encode());
-                  return r != 0 ? r < 0 : a->number < b->number;
-                });
-      for (size_t i = 1; i < out.size(); i++) {
-        if (icmp.Compare(out[i - 1]->largest.Encode(),
-                         out[i]->smallest.Encode()) >= 0) {
-          return Status::Corruption(
-              context_, "files " + FileName(out[i - 1]->number) + " and " +
-                            FileName(out[i]->number) + " overlap in " +
-                            LevelName(level));
-        }
+      std::sort(added.begin(), added.end(), by_smallest);
+      out.reserve(kept.size() + added.size());
+      std::vector<size_t> placed;  // where the added files went in out
+      placed.reserve(added.size());
+      auto from = kept.begin();
+      for (FileMetaData* f : added) {
+        const auto to = std::upper_bound(from, kept.end(), f, by_smallest);
+        out.insert(out.end(), from, to);
+        placed.push_back(out.size());
+        out.push_back(f);
+        from = to;
       }
-    }
-    std::unordered_map<uint64_t, int> seen;
-    for (int level = 0; level < n; level++) {
-      for (const FileMetaData* f : result[level]) {
-        auto [it, inserted] = seen.emplace(f->number, level);
-        if (!inserted) {
-          return Status::Corruption(
-              context_, FileName(f->number) + " is in both " +
-                            LevelName(it->second) + " and " + LevelName(level));
+      out.insert(out.end(), from, kept.end());
+      // Removing files leaves the rest apart; an added file must keep
+      // apart from its neighbours.
+      for (const size_t i : placed) {
+        for (size_t j = std::max<size_t>(i, 1); j <= i + 1 && j < out.size();
+             j++) {
+          if (icmp.Compare(out[j - 1]->largest.Encode(),
+                           out[j]->smallest.Encode()) >= 0) {
+            return Status::Corruption(
+                context_, "files " + FileName(out[j - 1]->number) + " and " +
+                              FileName(out[j]->number) + " overlap in " +
+                              LevelName(level));
+          }
         }
       }
     }
@@ -800,17 +831,37 @@ class VersionSet::Builder {
 
  private:
   struct LevelState {
-    std::unordered_set<uint64_t> base_numbers;  // files of the base Version
-    std::set<uint64_t> deleted;                 // base files removed
-    std::map<uint64_t, FileMetaData*> added;    // files added, by number
+    std::set<uint64_t> deleted;               // base files removed
+    std::map<uint64_t, FileMetaData*> added;  // files added, by number
   };
 
   static void Unref(FileMetaData* f) {
     if (--f->refs == 0) delete f;
   }
 
-  static bool InBase(const LevelState& ls, uint64_t number) {
-    return ls.base_numbers.count(number) != 0 && ls.deleted.count(number) == 0;
+  // The level of the base Version that holds number, or -1.
+  int BaseLevelOf(uint64_t number) {
+    if (!base_indexed_) {
+      // Built on first use, once: sorting numbers costs less than hashing
+      // them one by one.
+      for (int level = 0; level < vset_->num_levels(); level++) {
+        for (const FileMetaData* f : base_->files_[level]) {
+          base_index_.emplace_back(f->number, level);
+        }
+      }
+      std::sort(base_index_.begin(), base_index_.end());
+      base_indexed_ = true;
+    }
+    const auto it = std::lower_bound(base_index_.begin(), base_index_.end(),
+                                     std::make_pair(number, -1));
+    return it != base_index_.end() && it->first == number ? it->second : -1;
+  }
+
+  // Whether level of the base holds number and no edit applied so far
+  // deleted it.
+  bool InBase(int level, uint64_t number) {
+    return BaseLevelOf(number) == level &&
+           levels_[level].deleted.count(number) == 0;
   }
 
   Status BadLevel(int level, uint64_t number) const {
@@ -826,6 +877,9 @@ class VersionSet::Builder {
   Version* const base_;
   const std::string context_;
   std::vector<LevelState> levels_;
+  // Every file of base_, as (number, level), by number (BaseLevelOf).
+  std::vector<std::pair<uint64_t, int>> base_index_;
+  bool base_indexed_ = false;
 };
 
 // ---------------------------------------------------------------- VersionSet

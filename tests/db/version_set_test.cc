@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -25,6 +27,7 @@
 #include "tests/testutil/test_util.h"
 #include "util/fault_injection_env.h"
 #include "util/mutex.h"
+#include "util/random.h"
 #include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
@@ -563,6 +566,94 @@ TEST_F(VersionSetTest, FileInTwoLevelsIsRejected) {
   ASSERT_OK(Apply(&move));
   EXPECT_EQ("", Files(1));
   EXPECT_EQ("11", Files(2));
+}
+
+TEST_F(VersionSetTest, FileStillInAnotherLevelIsRejected) {
+  VersionEdit add;
+  add.AddFile(1, FakeFile(11, "a", "b"));
+  ASSERT_OK(Apply(&add));
+  VersionEdit again;  // added at L2, not deleted from L1
+  again.AddFile(2, FakeFile(11, "a", "b"));
+  Status s = Apply(&again);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos,
+            s.ToString().find("000011.sst is in both level 1 and level 2"))
+      << s.ToString();
+  VersionEdit up;  // the same, towards a lower level
+  up.AddFile(0, FakeFile(11, "a", "b"));
+  s = Apply(&up);
+  EXPECT_NE(std::string::npos,
+            s.ToString().find("000011.sst is in both level 0 and level 1"))
+      << s.ToString();
+  EXPECT_EQ("11", Files(1));
+  EXPECT_EQ("", Files(2));
+}
+
+// Files added to a level of many go to their places by smallest key, in
+// edits of a few files each, and one that overlaps a neighbour on either
+// side (or another added file) is rejected with the level left as it was.
+TEST_F(VersionSetTest, AddedFilesTakeTheirPlacesInALargeLevel) {
+  Random rnd(301);
+  // 200 disjoint ranges [k2i, k2i+1], in a random order.
+  std::vector<int> order(200);
+  for (int i = 0; i < 200; ++i) order[i] = i;
+  for (int i = 199; i > 0; --i) std::swap(order[i], order[rnd.Uniform(i + 1)]);
+  auto key = [](int k) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "k%06d", k);
+    return std::string(buf);
+  };
+  uint64_t number = 100;
+  std::map<std::string, uint64_t> expected;  // smallest key -> number
+  for (size_t next = 0; next < order.size();) {
+    VersionEdit edit;
+    const size_t batch = 1 + rnd.Uniform(5);
+    for (size_t b = 0; b < batch && next < order.size(); ++b, ++next) {
+      const int i = order[next];
+      edit.AddFile(2, FakeFile(number, key(2 * i * 10), key(2 * i * 10 + 10)));
+      expected[key(2 * i * 10)] = number++;
+    }
+    ASSERT_OK(Apply(&edit));
+    std::string want;
+    for (const auto& e : expected) {
+      if (!want.empty()) want += ",";
+      want += std::to_string(e.second);
+    }
+    ASSERT_EQ(want, Files(2));
+  }
+  const std::string full = Files(2);
+  // Overlapping the file before it (its range ends at k000{20i+10}), the
+  // file after it, and a file added with it; each anywhere in the level.
+  for (int i : {0, 57, 199}) {
+    VersionEdit prev;
+    prev.AddFile(2, FakeFile(number++, key(20 * i + 10), key(20 * i + 15)));
+    Status s = Apply(&prev);
+    EXPECT_TRUE(s.IsCorruption()) << i << ": " << s.ToString();
+    VersionEdit next;
+    next.AddFile(2, FakeFile(number++, key(20 * i - 5), key(20 * i)));
+    s = Apply(&next);
+    EXPECT_TRUE(s.IsCorruption()) << i << ": " << s.ToString();
+    VersionEdit pair;
+    pair.AddFile(2, FakeFile(number++, key(20 * i + 11), key(20 * i + 15)));
+    pair.AddFile(2, FakeFile(number++, key(20 * i + 14), key(20 * i + 18)));
+    s = Apply(&pair);
+    EXPECT_TRUE(s.IsCorruption()) << i << ": " << s.ToString();
+    EXPECT_EQ(full, Files(2));
+  }
+  // Into the gaps, two at a time: both land, in order.
+  VersionEdit gaps;
+  gaps.AddFile(2, FakeFile(number++, key(20 * 199 + 12), key(20 * 199 + 14)));
+  gaps.AddFile(2, FakeFile(number++, key(20 * 57 + 12), key(20 * 57 + 14)));
+  ASSERT_OK(Apply(&gaps));
+  const std::vector<FileMetaData*>* files = nullptr;
+  MutexLock l(&mu_);
+  files = &vset_->current()->files(2);
+  ASSERT_EQ(202u, files->size());
+  for (size_t i = 1; i < files->size(); ++i) {
+    EXPECT_LT((*files)[i - 1]->largest.user_key().ToString(),
+              (*files)[i]->smallest.user_key().ToString())
+        << i;
+  }
 }
 
 TEST_F(VersionSetTest, AddLiveFilesSeesFilesOfOlderReferencedVersions) {
