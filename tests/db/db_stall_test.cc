@@ -385,10 +385,8 @@ class SlowCompactionOutputEnv : public test::WritableFileHookEnv {
   Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
                         const Status& s,
                         std::unique_ptr<WritableFile>* result) override {
-    char thread[16] = "";
-    pthread_getname_np(pthread_self(), thread, sizeof(thread));
     if (s.ok() && test::EndsWith(fname, ".sst") &&
-        std::string(thread) != "cascadedb:high") {
+        test::CurrentThreadName() != "cascadedb:high") {
       *result = std::make_unique<File>(std::move(*result));
     }
     return s;

@@ -6,7 +6,6 @@
 #include "cascadedb/db.h"
 
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
@@ -466,10 +465,8 @@ class SlowTableRemovalEnv : public EnvWrapper {
  public:
   SlowTableRemovalEnv() : EnvWrapper(Env::Default()) {}
   Status RemoveFile(const std::string& fname) override {
-    char thread[16] = "";
-    pthread_getname_np(pthread_self(), thread, sizeof(thread));
     if (test::EndsWith(fname, ".sst") &&
-        std::string(thread) == "cascadedb:del") {
+        test::CurrentThreadName() == "cascadedb:del") {
       Env::Default()->SleepForMicroseconds(100000);
     }
     return EnvWrapper::RemoveFile(fname);
@@ -839,12 +836,11 @@ class MutexProbingEnv : public EnvWrapper {
 
   Status GetChildren(const std::string& dir,
                      std::vector<std::string>* result) override {
-    char thread[16] = "";
-    pthread_getname_np(pthread_self(), thread, sizeof(thread));
     DB* db = nullptr;
     {
       MutexLock l(&mu_);
-      if (dir == dir_ && std::string(thread).rfind("cascadedb:", 0) == 0) {
+      if (dir == dir_ &&
+          test::CurrentThreadName().rfind("cascadedb:", 0) == 0) {
         db = db_;
       }
     }
@@ -927,8 +923,7 @@ class HeldDeleteEnv : public EnvWrapper {
 
   Status RemoveFile(const std::string& f) override {
     if (test::EndsWith(f, ".sst")) {
-      char name[16] = {};
-      pthread_getname_np(pthread_self(), name, sizeof(name));
+      const std::string name = test::CurrentThreadName();
       MutexLock l(&mu_);
       callers_.insert(name);
       ++waiting_;

@@ -4,6 +4,7 @@
 
 #include "cascadedb/env.h"
 
+#include <pthread.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sched.h>
@@ -62,6 +63,12 @@ TempDir::~TempDir() {
 
 std::string TempDir::File(const std::string& name) const {
   return path_ + "/" + name;
+}
+
+std::string CurrentThreadName() {
+  char name[16] = "";
+  pthread_getname_np(pthread_self(), name, sizeof(name));
+  return name;
 }
 
 bool EndsWith(const std::string& s, const std::string& suffix) {

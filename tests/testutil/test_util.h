@@ -47,6 +47,10 @@ class TempDir {
 // True if s ends with suffix.
 bool EndsWith(const std::string& s, const std::string& suffix);
 
+// The calling thread's name ("cascadedb:low", ...; at most 15
+// characters), for Envs that act only on the engine's own threads.
+std::string CurrentThreadName();
+
 // The names (not paths) of the entries of dir that end with suffix, sorted;
 // none if dir cannot be listed (a missing directory has no files).
 std::vector<std::string> FilesWithSuffix(const std::string& dir,
