@@ -1231,7 +1231,7 @@ void DBImpl::DelayFor(uint64_t micros) {
   // A wait short enough to be spun through keeps the writer working on its
   // CPU: preempted in it, the writer is held up.
   if (micros > static_cast<uint64_t>(Env::kSleepSpinMicros)) {
-    writer_watch_.Waiting();
+    writer_watch_.Sleeping(micros);
   }
   env_->SleepForMicroseconds(static_cast<int>(micros));
   writer_watch_.Working();

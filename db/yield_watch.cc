@@ -6,6 +6,8 @@
 #include <sched.h>
 #endif
 
+#include <chrono>
+
 namespace cascadedb {
 
 int YieldWatch::RealCpu() {
@@ -14,6 +16,13 @@ int YieldWatch::RealCpu() {
 #else
   return -1;
 #endif
+}
+
+uint64_t YieldWatch::RealNowMicros() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 uint64_t YieldWatch::Cpu() const {
@@ -37,7 +46,13 @@ bool YieldWatch::Observer::HeldUp() {
     answers_ = 0;
     return false;
   }
-  if ((word & kWorking) == 0 || answers_ >= kMaxAnswers) return false;
+  if (answers_ >= kMaxAnswers) return false;
+  if ((word & kWorking) == 0) {
+    const uint64_t wake_at = watch_->wake_at_.load(std::memory_order_relaxed);
+    if (wake_at == 0 || watch_->now_() < wake_at + kLateWakeMicros) {
+      return false;
+    }
+  }
   const uint64_t cpu = (word >> 1) & kNoCpu;
   if (cpu != kNoCpu && cpu != watch_->Cpu()) return false;
   answers_++;

@@ -8,13 +8,14 @@
 // keeps it for the rest of its time slice, which the kernel ends at a
 // timer tick (4 ms at 250 Hz): a flush woken as the writer releases the DB
 // mutex, or one whose turn comes at a tick. The write that was a
-// microsecond from done takes milliseconds. So the watched thread marks
-// when it works, and when it waits (sleeps, blocks); a job looks at the
+// microsecond from done takes milliseconds. A delayed writer woken from
+// its sleep waits the same way. So the watched thread marks when it works,
+// when it blocks, and when it sleeps and for how long; a job looks at the
 // marks between the blocks it appends (TableFileWriter), and yields its CPU
-// (sched_yield) if the watched thread has been working without a new mark
-// since its last look and was last marked on this CPU: it is queued here,
-// behind this job (docs/stalls.md, "Background jobs yield to held-up
-// writes").
+// (sched_yield) if the watched thread, last marked on this CPU, has been
+// working without a new mark since its last look, or has not marked its
+// return from a sleep that ended a while ago: it is queued here, behind
+// this job (docs/stalls.md, "Background jobs yield to held-up writes").
 //
 // Thread safety: thread-safe. The marks are meant to come from one thread
 // at a time (for the writer, the writers' leader, handed over under the DB
@@ -48,11 +49,28 @@ class YieldWatch {
     if (enabled_) Mark(kWorking);
   }
 
-  // The watched thread is about to sleep or block: not held up for a CPU
-  // until its next mark.
+  // The watched thread is about to block (on a lock or a condition): not
+  // held up for a CPU until its next mark.
   void Waiting() {
-    if (enabled_) Mark(0);
+    if (enabled_) {
+      wake_at_.store(0, std::memory_order_relaxed);
+      Mark(0);
+    }
   }
+
+  // The watched thread is about to sleep for micros: not held up until
+  // the sleep is over. A sleeper still without a new mark kLateWakeMicros
+  // after its sleep should have ended is woken and waiting for a CPU.
+  void Sleeping(uint64_t micros) {
+    if (enabled_) {
+      wake_at_.store(now_() + micros, std::memory_order_relaxed);
+      Mark(0);
+    }
+  }
+
+  // How late a sleeper may be to mark its return before observers take it
+  // for held up: a wake-up on a free CPU takes a few microseconds.
+  static constexpr uint64_t kLateWakeMicros = 50;
 
   // Observers' yields to this thread, summed (Observer::CountYield).
   uint64_t yields() const { return yields_.load(std::memory_order_relaxed); }
@@ -70,10 +88,14 @@ class YieldWatch {
     // CPU, at the last call and at this one, without a new mark in
     // between: held up behind the caller for at least the time between
     // the calls. (Working on another CPU looks the same, hence the CPU
-    // test.) At most kMaxAnswers times per mark: a thread still held up
-    // after that many yields is not waiting for this CPU (it may be
-    // blocked on a lock, or an application thread gone quiet after its
-    // last write).
+    // test.) Also true if it went to sleep on the caller's CPU and, with
+    // no new mark since the last call, its sleep ended kLateWakeMicros
+    // ago or more: woken, it waits for this CPU (a sleeper wakes on the CPU
+    // it slept on unless another is idle, and then it would have marked
+    // its return by now). At most kMaxAnswers times per mark: a thread
+    // still held up after that many yields is not waiting for this CPU (it
+    // may be blocked on a lock, or an application thread gone quiet after
+    // its last write).
     bool HeldUp();
 
     // Counts a yield made because HeldUp said so.
@@ -91,6 +113,10 @@ class YieldWatch {
   // (-1: unknown, which matches any CPU), instead of sched_getcpu. Set
   // before any mark; cpu must be thread-safe.
   void TEST_SetCpu(int (*cpu)()) { cpu_ = cpu; }
+  // For tests: the clock Sleeping and the observers read, in microseconds
+  // (instead of the steady clock). Set before any mark; must be
+  // thread-safe.
+  void TEST_SetClock(uint64_t (*now)()) { now_ = now; }
 
  private:
   // word_ = epoch << kEpochShift | cpu << 1 | working. Every mark is a new
@@ -100,12 +126,19 @@ class YieldWatch {
   static constexpr uint64_t kNoCpu = (uint64_t{1} << (kEpochShift - 1)) - 1;
 
   static int RealCpu();
+  static uint64_t RealNowMicros();
   uint64_t Cpu() const;
   void Mark(uint64_t working);
 
   const bool enabled_;
   int (*cpu_)() = &RealCpu;
+  uint64_t (*now_)() = &RealNowMicros;
   std::atomic<uint64_t> word_{0};
+  // When the sleep announced by the last mark ends (now_ micros); 0 when
+  // the last mark was not a sleep. Stored before the mark it belongs to:
+  // an observer that reads it with a later mark's word at worst yields
+  // once for nothing, or once too few.
+  std::atomic<uint64_t> wake_at_{0};
   std::atomic<uint64_t> yields_{0};
 };
 

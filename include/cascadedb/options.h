@@ -376,11 +376,13 @@ struct Options {
   // A flush or compaction gives its CPU to a write held up waiting for one,
   // and a compaction to a flush: between the blocks it appends, a job
   // yields (sched_yield) if the leading writer (or the flush) has worked on
-  // the same thing since the job's last look without getting anywhere, and
-  // was last seen on the job's CPU. With more busy threads than CPUs, a
-  // thread that takes the writer's CPU otherwise keeps it for the rest of
-  // its time slice, and the write takes milliseconds. Counted in the stall
-  // stats' "yields-to-writers" and "yields-to-flushes". Default: true.
+  // the same thing since the job's last look without getting anywhere, or
+  // the leading writer's delay sleep ended 50 us ago or more without the
+  // writer back at work, and the thread was last seen on the job's CPU.
+  // With more busy threads than CPUs, a thread that takes the writer's CPU
+  // otherwise keeps it for the rest of its time slice, and the write takes
+  // milliseconds. Counted in the stall stats' "yields-to-writers" and
+  // "yields-to-flushes". Default: true.
   bool background_yields_to_writers = true;
 
   // ---------------------------------------------------------------- tables and

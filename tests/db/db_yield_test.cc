@@ -12,8 +12,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -27,6 +29,37 @@ namespace cascadedb {
 namespace {
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
+
+// A WalAppendHookEnv whose next sleep on the arming thread, once armed,
+// runs a hook instead: how a test holds a delayed writer in its sleep.
+class SleepHookEnv : public test::WalAppendHookEnv {
+ public:
+  void ArmSleep(std::function<void(int micros)> hook) {
+    std::lock_guard<std::mutex> l(sleep_mu_);
+    sleep_hook_ = std::move(hook);
+    sleeper_ = std::this_thread::get_id();
+  }
+
+  void SleepForMicroseconds(int micros) override {
+    std::function<void(int)> hook;
+    {
+      std::lock_guard<std::mutex> l(sleep_mu_);
+      if (sleep_hook_ && std::this_thread::get_id() == sleeper_) {
+        hook.swap(sleep_hook_);
+      }
+    }
+    if (hook) {
+      hook(micros);
+    } else {
+      WalAppendHookEnv::SleepForMicroseconds(micros);
+    }
+  }
+
+ private:
+  std::mutex sleep_mu_;
+  std::function<void(int)> sleep_hook_;
+  std::thread::id sleeper_;
+};
 
 class DBYieldTest : public testing::Test {
  protected:
@@ -74,7 +107,7 @@ class DBYieldTest : public testing::Test {
     ASSERT_OK(db_->Flush(FlushOptions()));
   }
 
-  test::WalAppendHookEnv env_;
+  SleepHookEnv env_;
   test::TempDir dir_;
   Options options_;
   std::unique_ptr<DB> db_;
@@ -97,6 +130,46 @@ TEST_F(DBYieldTest, NothingYieldsWhenToldNot) {
   FlushBesideASpinningWrite();
   EXPECT_EQ(0u, StallStat("yields-to-writers"));
   EXPECT_EQ(0u, StallStat("yields-to-flushes"));
+}
+
+TEST_F(DBYieldTest, AFlushYieldsToADelayedWriteWokenOnItsCpu) {
+  test::OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  options_.write_buffer_size = 4 << 20;
+  options_.level0_file_num_compaction_trigger = 1;
+  options_.level0_slowdown_writes_trigger = 1;  // one table: delayed
+  options_.level0_stop_writes_trigger = 100;
+  options_.disable_auto_compactions = true;   // the table stays
+  options_.stalled_writers_compress = false;  // the delay is all sleep
+  Open();
+  Fill(0, 3 << 20);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  Fill(100000, 3 << 20);  // delayed writes
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  ASSERT_OK(db_->Flush(no_wait));
+  // The next write owes more than a millisecond: it sleeps, and its sleep
+  // outlasts the time asked by far, as if woken and waiting for the CPU
+  // the flush holds. Only the flush runs meanwhile: any yield to the
+  // writer counted then is one to the late sleeper.
+  uint64_t yields_while_asleep = 0;
+  int asked = 0;
+  env_.ArmSleep([&](int micros) {
+    asked = micros;
+    const uint64_t before = StallStat("yields-to-writers");
+    // Until the flush has installed its table (5 s at most).
+    uint64_t immutable = 1;
+    for (int i = 0; i < 5000 && immutable > 0; i++) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      ASSERT_TRUE(
+          db_->GetIntProperty("cascadedb.num-immutable-mem-table", &immutable));
+    }
+    EXPECT_EQ(0u, immutable);
+    yields_while_asleep = StallStat("yields-to-writers") - before;
+  });
+  ASSERT_OK(db_->Put(WriteOptions(), "late", std::string(256 << 10, 'v')));
+  ASSERT_GT(asked, Env::kSleepSpinMicros);
+  EXPECT_GT(yields_while_asleep, 0u);
 }
 
 TEST_F(DBYieldTest, ACompactionYieldsToAFlushHeldUpOnItsCpu) {

@@ -1,7 +1,8 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // Tests for YieldWatch (db/yield_watch.*): when an observer sees the
-// watched thread held up, with the CPU numbers set by the test.
+// watched thread held up, with the CPU numbers and the clock set by the
+// test.
 //
 // Thread safety: single-threaded tests (the "threads" are CPU numbers the
 // test switches between calls).
@@ -18,11 +19,17 @@ namespace {
 int test_cpu = 0;
 int TestCpu() { return test_cpu; }
 
+// The clock Sleeping and the observers read, in microseconds.
+uint64_t test_now = 0;
+uint64_t TestNow() { return test_now; }
+
 class YieldWatchTest : public testing::Test {
  protected:
   YieldWatchTest() : watch_(true) {
     test_cpu = 0;
+    test_now = 1000;
     watch_.TEST_SetCpu(&TestCpu);
+    watch_.TEST_SetClock(&TestNow);
   }
 
   YieldWatch watch_;
@@ -54,6 +61,56 @@ TEST_F(YieldWatchTest, AWaitingThreadIsNotHeldUp) {
   watch_.Working();  // back from its wait
   EXPECT_FALSE(observer.HeldUp());
   EXPECT_TRUE(observer.HeldUp());
+}
+
+TEST_F(YieldWatchTest, ASleeperIsHeldUpOnceItsSleepIsOverByTheMargin) {
+  YieldWatch::Observer observer(&watch_);
+  watch_.Sleeping(100);             // until 1100
+  EXPECT_FALSE(observer.HeldUp());  // the first look only sees the mark
+  test_now = 1100;                  // woken, maybe running already
+  EXPECT_FALSE(observer.HeldUp());
+  test_now = 1100 + YieldWatch::kLateWakeMicros - 1;
+  EXPECT_FALSE(observer.HeldUp());
+  test_now = 1100 + YieldWatch::kLateWakeMicros;  // woken, yet no mark
+  EXPECT_TRUE(observer.HeldUp());
+  EXPECT_TRUE(observer.HeldUp());
+  watch_.Working();  // it got a CPU
+  EXPECT_FALSE(observer.HeldUp());
+}
+
+TEST_F(YieldWatchTest, ABlockedThreadIsNotHeldUpHoweverLong) {
+  YieldWatch::Observer observer(&watch_);
+  watch_.Sleeping(10);
+  EXPECT_FALSE(observer.HeldUp());
+  watch_.Waiting();  // slept, then blocked: no end to wait for
+  EXPECT_FALSE(observer.HeldUp());
+  test_now += 1000000;
+  EXPECT_FALSE(observer.HeldUp());
+}
+
+TEST_F(YieldWatchTest, ALateSleeperIsHeldUpOnlyOnItsCpu) {
+  YieldWatch::Observer here(&watch_);
+  YieldWatch::Observer there(&watch_);
+  test_cpu = 1;
+  watch_.Sleeping(10);  // went to sleep on CPU 1
+  EXPECT_FALSE(here.HeldUp());
+  test_cpu = 0;
+  EXPECT_FALSE(there.HeldUp());
+  test_now += 10 + YieldWatch::kLateWakeMicros;
+  EXPECT_FALSE(there.HeldUp());
+  test_cpu = 1;
+  EXPECT_TRUE(here.HeldUp());
+}
+
+TEST_F(YieldWatchTest, ALateSleepersAnswersStopAfterTheCap) {
+  YieldWatch::Observer observer(&watch_);
+  watch_.Sleeping(10);
+  EXPECT_FALSE(observer.HeldUp());
+  test_now += 10 + YieldWatch::kLateWakeMicros;
+  for (int i = 0; i < YieldWatch::kMaxAnswers; i++) {
+    EXPECT_TRUE(observer.HeldUp()) << i;
+  }
+  EXPECT_FALSE(observer.HeldUp());
 }
 
 TEST_F(YieldWatchTest, OnlyAnObserverOnTheMarkedCpuSeesItHeldUp) {
@@ -110,6 +167,7 @@ TEST_F(YieldWatchTest, YieldsAreCountedOnTheWatch) {
 TEST_F(YieldWatchTest, ADisabledWatchOrNoneIsNeverHeldUp) {
   YieldWatch off(false);
   off.TEST_SetCpu(&TestCpu);
+  off.TEST_SetClock(&TestNow);
   YieldWatch::Observer of_off(&off);
   YieldWatch::Observer of_none;
   off.Working();
@@ -117,6 +175,10 @@ TEST_F(YieldWatchTest, ADisabledWatchOrNoneIsNeverHeldUp) {
     EXPECT_FALSE(of_off.HeldUp());
     EXPECT_FALSE(of_none.HeldUp());
   }
+  off.Sleeping(10);
+  test_now += 10 + YieldWatch::kLateWakeMicros;
+  EXPECT_FALSE(of_off.HeldUp());
+  EXPECT_FALSE(of_off.HeldUp());
   EXPECT_FALSE(off.enabled());
 }
 
