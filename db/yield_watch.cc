@@ -6,7 +6,7 @@
 #include <sched.h>
 #endif
 
-#include <chrono>
+#include "cascadedb/env.h"
 
 namespace cascadedb {
 
@@ -18,12 +18,7 @@ int YieldWatch::RealCpu() {
 #endif
 }
 
-uint64_t YieldWatch::RealNowMicros() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
+uint64_t YieldWatch::RealNowMicros() { return Env::Default()->NowMicros(); }
 
 uint64_t YieldWatch::Cpu() const {
   const int cpu = cpu_();

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
 
+#include "cascadedb/env.h"
 #include "table/format.h"
 
 namespace cascadedb {
@@ -16,13 +16,6 @@ namespace {
 // (500 MB/s, snappy on a slow core), so an unmeasured 4 KiB block is
 // expected to take about 8 us.
 constexpr uint64_t kInitialPicosPerByte = 2000;
-
-uint64_t NowNanos() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
 
 }  // namespace
 
@@ -49,9 +42,9 @@ void CompressionQueue::Compress(BlockJob* job) {
 }
 
 void CompressionQueue::CompressTimed(BlockJob* job) {
-  const uint64_t start = NowNanos();
+  const uint64_t start = Env::Default()->NowNanos();
   Compress(job);
-  const uint64_t nanos = NowNanos() - start;
+  const uint64_t nanos = Env::Default()->NowNanos() - start;
   if (job->raw.empty()) return;
   const uint64_t sample = nanos * 1000 / job->raw.size();
   // An average over about the last eight jobs: a preempted one moves the
