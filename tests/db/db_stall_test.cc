@@ -595,12 +595,19 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
   options_.flush_in_compaction = FlushInCompaction::kNever;
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   ASSERT_NO_FATAL_FAILURE(FlushTwoOverlappingTables());
+  // Tables are numbered in the order they are created: the compaction
+  // must reach its gate before the third flush is asked for, or the
+  // flush's table could take number 3.
+  for (int i = 0; i < 5000 && !env.Holding(3); ++i) {
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  ASSERT_TRUE(env.Holding(3));
   // A third flush, held at its table.
   ASSERT_OK(db_->Put(WriteOptions(), Key(2), "v"));
   FlushOptions no_wait;
   no_wait.wait = false;
   ASSERT_OK(db_->Flush(no_wait));
-  for (int i = 0; i < 1000 && !(env.Holding(3) && env.Holding(4)); ++i) {
+  for (int i = 0; i < 5000 && !env.Holding(4); ++i) {
     Env::Default()->SleepForMicroseconds(1000);
   }
   ASSERT_TRUE(env.Holding(3) && env.Holding(4));
@@ -610,7 +617,7 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
   std::atomic<bool> done{false};
   std::thread writer = StartDelayedPut(big, &done);
   env.Release(3);  // the compaction ends; the flush still runs
-  for (int i = 0; i < 500 && StallStats()["cause"] == "l0_slowdown"; ++i) {
+  for (int i = 0; i < 5000 && StallStats()["cause"] == "l0_slowdown"; ++i) {
     Env::Default()->SleepForMicroseconds(1000);
   }
   EXPECT_EQ("memtable_limit", StallStats()["cause"]);
