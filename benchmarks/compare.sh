@@ -5,7 +5,8 @@
 # and leveldb / rocksdb when Debian's libleveldb-dev / librocksdb-dev were
 # installed at build time), one engine after the other on the same machine,
 # and prints a table of ops/s, p99.9 latency and the share of time spent in
-# ops slower than 1 ms, with CascadeDB's ratio to the better peer.
+# ops slower than 1 ms, with CascadeDB's ratio to the better peer, and under
+# it any run in which the hypervisor took CPU time from the machine (steal).
 #
 # Workloads (issue 8): fillseq, fillrandom, overwrite, readrandom, readseq,
 # seekrandom, readwhilewriting with 16-byte keys and 100-byte values, then
@@ -198,6 +199,26 @@ for row in rows:
                 line += " %6.2f-%.2fx" % (min(per_round), max(per_round))
     print(line)
 print()
+
+def steal_share(b):
+    # Share of the machine's CPU time the hypervisor took during the
+    # benchmark (db_bench's "machine" figures; None where the kernel
+    # keeps none).
+    m = b.get("machine")
+    if not m or not b.get("seconds") or not m.get("cpus"):
+        return None
+    return 100 * m["steal_s"] / (b["seconds"] * m["cpus"])
+
+stolen = []
+for row in rows:
+    for e in engines:
+        share = median([steal_share(b) for b in runs.get((e, row), [])])
+        if share is not None and share >= 0.05:
+            stolen.append("%s %s %.2f%%" % (row, e, share))
+if stolen:
+    print("Hypervisor steal over 0.05% of the machine's CPU time: " +
+          ", ".join(stolen))
+    print()
 if n > 1:
     print("Each figure is the median of %d rounds (engines took turns within "
           "a round);" % n)

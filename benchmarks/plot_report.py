@@ -161,8 +161,9 @@ def plot_throughput(groups, summary, out_path):
 
 
 def plot_cpu(groups, summary, out_path):
-    """Per second: the benchmark threads on a CPU and waiting for one, and
-    the other threads (the engine's background work) on a CPU."""
+    """Per second: the benchmark threads on a CPU and waiting for one, the
+    other threads (the engine's background work) on a CPU, and the CPU time
+    the hypervisor took from the machine (steal), where there was any."""
     groups = [
         (name, rows) for name, rows in groups
         if len(rows) >= 2 and any(r.get("other_cpu_ms") is not None
@@ -179,6 +180,8 @@ def plot_cpu(groups, summary, out_path):
          "#d62728", "-"),
         ("other_cpu_ms", "other threads on a CPU (engine background work)",
          "#2ca02c", "--"),
+        ("steal_ms", "taken by the hypervisor (steal, all CPUs)",
+         "#7f7f7f", ":"),
     )
     for ax, (name, rows) in zip(axes[:, 0], groups):
         edges = [rows[0]["time_s"] - (rows[0]["interval_s"] or 0.0)]
@@ -193,7 +196,8 @@ def plot_cpu(groups, summary, out_path):
                 for r in rows
             ]
             finite = [v for v in values if not math.isnan(v)]
-            if not finite:
+            # Steal is drawn only where there was some.
+            if not finite or (key == "steal_ms" and not any(finite)):
                 continue
             top = max([top] + finite)
             ax.stairs(values, edges, color=color, lw=1.3, ls=ls,

@@ -5,6 +5,7 @@
 #include "benchmarks/db_bench/sysinfo.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -111,6 +113,38 @@ bool ResetPeakRss() {
   if (f == nullptr) return false;
   const bool ok = std::fputs("5", f) >= 0;
   return (std::fclose(f) == 0) && ok;
+}
+
+std::optional<uint64_t> ParseStealTicks(const std::string& proc_stat) {
+  // "cpu  user nice system idle iowait irq softirq steal guest guest_nice",
+  // the first line; the per-CPU lines ("cpu0 ...") follow it.
+  std::istringstream in(proc_stat);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, 4, "cpu ") != 0) continue;
+    std::istringstream fields(line.substr(4));
+    unsigned long long value = 0;
+    for (int i = 0; i < 8; i++) {
+      if (!(fields >> value)) return std::nullopt;
+    }
+    return static_cast<uint64_t>(value);
+  }
+  return std::nullopt;
+}
+
+std::optional<MachineSteal> ReadMachineSteal() {
+  std::ifstream in("/proc/stat");
+  if (!in) return std::nullopt;
+  std::string first;
+  if (!std::getline(in, first)) return std::nullopt;
+  const std::optional<uint64_t> ticks = ParseStealTicks(first);
+  const long hz = ::sysconf(_SC_CLK_TCK);
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (!ticks || hz <= 0 || cpus <= 0) return std::nullopt;
+  MachineSteal m;
+  m.steal_nanos = *ticks * (1000000000ull / static_cast<uint64_t>(hz));
+  m.cpus = static_cast<int>(cpus);
+  return m;
 }
 
 std::optional<DirBytes> DatabaseDirBytes(const std::string& dir) {

@@ -4,6 +4,7 @@
 // database directory: I/O counters (/proc/self/io), peak resident memory
 // (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), each
 // thread's time on a CPU and waiting for one (/proc/self/task/*/schedstat),
+// the machine's CPU time taken by the hypervisor (steal, /proc/stat),
 // bytes of table and log files on disk, and a description of the machine.
 //
 // Thread safety: thread-safe (plain functions, no shared state).
@@ -57,6 +58,22 @@ struct ProcessThread {
 // Every thread of this process, by thread id; empty where the kernel keeps
 // no figures. A thread that exits while the list is read is left out.
 std::optional<std::vector<ProcessThread>> ReadProcessThreads();
+
+// The machine's virtual CPUs and the CPU time, summed over them, that the
+// hypervisor spent running something else while one of ours had work
+// ("steal", /proc/stat). A thread whose virtual CPU is taken away this way
+// counts as running in its own schedstat figures: its wall time grows, its
+// CPU time does not, and no scheduler figure says why.
+struct MachineSteal {
+  uint64_t steal_nanos = 0;
+  int cpus = 0;  // online CPUs
+};
+// Empty where /proc/stat has no steal field (not Linux, or a kernel before
+// 2.6.11).
+std::optional<MachineSteal> ReadMachineSteal();
+// The steal field, in clock ticks, of the aggregate "cpu" line of a
+// /proc/stat text; empty if there is none. For tests.
+std::optional<uint64_t> ParseStealTicks(const std::string& proc_stat);
 
 struct DirBytes {
   uint64_t table_bytes = 0;  // *.sst and *.ldb

@@ -88,6 +88,7 @@ void Sampler::Start(const std::string& name,
     have_sample_ = true;
   }
   last_threads_.clear();
+  last_steal_.reset();
   if (sink_ != nullptr) SampleThreads(nullptr);
   {
     MutexLock lock(&mu_);
@@ -98,6 +99,14 @@ void Sampler::Start(const std::string& name,
 
 void Sampler::SampleThreads(TimelineRow* row,
                             const std::vector<ProcessThread>& exited) {
+  const std::optional<MachineSteal> steal = ReadMachineSteal();
+  if (row != nullptr && steal && last_steal_) {
+    const uint64_t a = last_steal_->steal_nanos;
+    row->steal_ms = static_cast<double>(
+                        steal->steal_nanos >= a ? steal->steal_nanos - a : 0) /
+                    1e6;
+  }
+  last_steal_ = steal;
   std::optional<std::vector<ProcessThread>> threads = ReadProcessThreads();
   if (!threads) return;
   for (const ProcessThread& t : exited) {

@@ -61,6 +61,9 @@ struct TimelineRow {
   std::optional<double> threads_cpu_ms;
   std::optional<double> threads_cpu_wait_ms;
   std::optional<double> other_cpu_ms;
+  // Milliseconds of the machine's CPU time (summed over CPUs) the
+  // hypervisor took in the interval (empty where the kernel does not say).
+  std::optional<double> steal_ms;
 };
 
 // The name db_bench gives its benchmark thread t ("db_bench:<t>") and the
@@ -103,8 +106,8 @@ class Sampler {
   // Emits the interval ending now; progress_due also prints a progress
   // line.
   void Tick(bool progress_due, const std::vector<ProcessThread>& exited = {});
-  // Fills the row's CPU columns from the threads' figures since the last
-  // call, and remembers the figures.
+  // Fills the row's CPU columns from the threads' and the machine's
+  // figures since the last call, and remembers the figures.
   void SampleThreads(TimelineRow* row,
                      const std::vector<ProcessThread>& exited = {});
 
@@ -136,6 +139,8 @@ class Sampler {
   bool have_sample_ = false;
   // Each thread's scheduler figures at the last tick, by thread id.
   std::map<int, ThreadCpuTime> last_threads_;
+  // The machine's steal counter at the last tick.
+  std::optional<MachineSteal> last_steal_;
 };
 
 }  // namespace db_bench

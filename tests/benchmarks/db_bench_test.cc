@@ -299,6 +299,24 @@ TEST(SchedstatTest, ThreadFiguresFollowTheThread) {
   named.join();
 }
 
+// The steal field is the eighth number of /proc/stat's aggregate line, and
+// nothing else is taken for it.
+TEST(MachineStealTest, ParsesTheAggregateLinesEighthField) {
+  EXPECT_EQ(std::optional<uint64_t>(12864),
+            ParseStealTicks("cpu  7770121 17293 807430 2639366 128996 0 26390 "
+                            "12864 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n"));
+  // A per-CPU line is not the machine's.
+  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu0 1 2 3 4 5 6 7 8 9 10\n"));
+  // A kernel before steal accounting has seven fields.
+  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu  1 2 3 4 5 6 7\n"));
+  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu  1 2 x 4 5 6 7 8\n"));
+  EXPECT_EQ(std::nullopt, ParseStealTicks(""));
+  // On Linux the machine's figure is there, with at least one CPU.
+  const std::optional<MachineSteal> m = ReadMachineSteal();
+  if (!m) GTEST_SKIP() << "/proc/stat has no steal field here";
+  EXPECT_GE(m->cpus, 1);
+}
+
 TEST(BenchmarkThreadNameTest, NamesFitTheKernelsLimitAndAreRecognized) {
   for (const std::string& name :
        {BenchmarkThreadName(0, false), BenchmarkThreadName(12, false),
@@ -705,20 +723,21 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
       "pending_compaction_bytes,compaction_read_mb_s,compaction_write_mb_s,"
       "stall_ms_memtable_limit,stall_ms_l0_slowdown,stall_ms_l0_stop,"
       "stall_ms_pending_compaction_slowdown,stall_ms_pending_compaction_stop,"
-      "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms",
+      "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms",
       timeline[0]);
   const bool sched = ReadThreadSched().has_value();
+  const bool steal = ReadMachineSteal().has_value();
   uint64_t fill_ops = 0;
   bool saw_read = false;
   for (size_t i = 1; i < timeline.size(); i++) {
     const std::string& row = timeline[i];
-    EXPECT_EQ(24, std::count(row.begin(), row.end(), ',')) << row;
+    EXPECT_EQ(25, std::count(row.begin(), row.end(), ',')) << row;
     if (row.rfind("fillrandom,", 0) == 0) {
       std::vector<std::string> cells;
       std::stringstream s(row);
       std::string cell;
       while (std::getline(s, cell, ',')) cells.push_back(cell);
-      cells.resize(25);  // getline drops a trailing empty cell
+      cells.resize(26);  // getline drops a trailing empty cell
       fill_ops += std::stoull(cells[3]);
       // The benchmark thread's CPU time is there even in the last interval,
       // which ends after the thread has exited.
@@ -727,6 +746,10 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
         EXPECT_FALSE(cells[23].empty()) << row;
         EXPECT_FALSE(cells[24].empty()) << row;
         EXPECT_GT(std::stod(cells[22]), 0.0) << row;
+      }
+      if (steal) {
+        ASSERT_FALSE(cells[25].empty()) << row;
+        EXPECT_GE(std::stod(cells[25]), 0.0) << row;
       }
     }
     saw_read |= row.rfind("readrandom,", 0) == 0;
@@ -770,6 +793,14 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
               r.out.find("  cpu            : benchmark threads "))
         << r.out;
   }
+  // Where /proc/stat has a steal field, each benchmark says how much of
+  // the machine's CPU time the hypervisor took.
+  if (steal) {
+    EXPECT_NE(std::string::npos, summary.find("\"machine\":{\"cpus\":"))
+        << summary;
+    EXPECT_NE(std::string::npos, summary.find("\"steal_s\":")) << summary;
+    EXPECT_NE(std::string::npos, r.out.find("; hypervisor steal ")) << r.out;
+  }
   int depth = 0;
   for (char c : summary) {
     if (c == '{' || c == '[') depth++;
@@ -798,13 +829,13 @@ TEST(PlotReportTest, WritesEveryPlotOfAReport) {
          "compaction_write_mb_s,stall_ms_memtable_limit,stall_ms_l0_slowdown,"
          "stall_ms_l0_stop,stall_ms_pending_compaction_slowdown,"
          "stall_ms_pending_compaction_stop,threads_cpu_ms,"
-         "threads_cpu_wait_ms,other_cpu_ms\n";
+         "threads_cpu_wait_ms,other_cpu_ms,steal_ms\n";
     t << "fillrandom,1.0,1.0,1000,1000,0.1,1,5,9,normal,,0,1,0,0,0,0,0,0,0,0,"
-         "0,900,50,400\n";
+         "0,900,50,400,0\n";
     t << "fillrandom,2.0,1.0,800,800,0.1,1,5,90,delayed,l0_slowdown,300,8,0,"
-         "0,5,5,0,300,0,0,0,700,200,1100\n";
+         "0,5,5,0,300,0,0,0,700,200,1100,30\n";
     t << "fillrandom,2.5,0.5,300,600,0.1,1,5,9,normal,,0,2,0,0,5,5,0,0,0,0,"
-         "0,400,20,600\n";
+         "0,400,20,600,\n";
   }
   {
     std::ofstream j(report + "/summary.json");
