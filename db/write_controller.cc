@@ -254,7 +254,11 @@ uint64_t WriteController::FlushPaceRate(const FlushProgress& flush) {
   } else {
     const double done = flush.done_fraction;
     const double elapsed = static_cast<double>(flush.elapsed_micros);
-    if (done >= kMinFlushPaceFraction) {
+    if (done >= kMinFlushPaceFraction ||
+        (flush.expected_read_micros == 0 && done > 0)) {
+      // With no earlier flush to go by (the first since open), a little
+      // progress is still better than none: unpaced, a writer filled a
+      // whole 64 MiB memtable while a slow-starting first flush read 2%.
       remaining += elapsed * (1.0 - std::min(done, 1.0)) / done;
     } else if (flush.expected_read_micros > 0) {
       remaining += std::max(

@@ -151,7 +151,8 @@ class WriteController {
   // within this long.
   static constexpr uint64_t kMinFlushRemainingMicros = 1000;
   // Below this share of its entries a flush's progress says too little
-  // about its speed: the last flush's speed stands in for it.
+  // about its speed: the last flush's speed stands in for it (the first
+  // flush since open, which has none, goes by its own progress).
   static constexpr double kMinFlushPaceFraction = 0.05;
   // A paced write sleeps at most this long; debt beyond it is left to the
   // next writes. The pace is a smoothing, not a stop: near the end of the
@@ -204,8 +205,8 @@ class WriteController {
   // condition variable instead). now_micros is the caller's monotonic clock.
   // While the delay is paced (paced()), the rate is FlushPaceRate(flush)
   // instead of the adapted one, no sleep is longer than
-  // kMaxPaceDelayMicros, and a flush whose pace is not known yet delays
-  // nothing.
+  // kMaxPaceDelayMicros, and a flush whose pace is not known yet (nothing
+  // read, no earlier flush) delays nothing.
   uint64_t GetDelay(uint64_t now_micros, uint64_t bytes,
                     const FlushProgress& flush = FlushProgress());
 
@@ -220,11 +221,11 @@ class WriteController {
   // The rate, in bytes per second, at which writes fill the room left in
   // the active memtable in kFlushPaceMargin times the flush's estimated
   // remaining time: while it reads entries, elapsed x (1 - done) / done
-  // (before kMinFlushPaceFraction, expected_read_micros - elapsed) plus
-  // tail_micros; then what is left of tail_micros. At least
-  // kMinFlushRemainingMicros either way. 0 when there is nothing to pace
-  // to: no flush runs, or it is too early to tell and no earlier flush
-  // gives an estimate. At least 1 otherwise.
+  // (before kMinFlushPaceFraction, expected_read_micros - elapsed if an
+  // earlier flush gave one) plus tail_micros; then what is left of
+  // tail_micros. At least kMinFlushRemainingMicros either way. 0 when
+  // there is nothing to pace to: no flush runs, or it has read nothing
+  // and no earlier flush gives an estimate. At least 1 otherwise.
   static uint64_t FlushPaceRate(const FlushProgress& flush);
 
   // True while writes are DELAYED by the last rule of Update (paced to a

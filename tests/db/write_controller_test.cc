@@ -341,10 +341,19 @@ TEST_F(WriteControllerTest, FlushPaceRateFromProgressAndTail) {
   EXPECT_EQ(0u, WriteController::FlushPaceRate(p)) << "no flush runs";
   p.running = true;
   p.elapsed_micros = 10000;
+  EXPECT_EQ(0u, WriteController::FlushPaceRate(p))
+      << "nothing read and no earlier flush: nothing to go by";
+  // The first flush since open has no earlier flush to go by: its own
+  // progress, however little, is the estimate. 4% read in 10 ms: 240 ms
+  // to go. (A first flush that started slowly once read 2% in its first
+  // 140 ms: unpaced, the writer filled the next 64 MiB memtable meanwhile
+  // and stopped for 125 ms.)
   p.done_fraction = 0.04;
-  EXPECT_EQ(0u, WriteController::FlushPaceRate(p)) << "too early to tell";
-  // Unless the last flush's speed says this one reads for 30 ms: 20 ms to
-  // go (plus no tail), times the margin.
+  EXPECT_NEAR(12000000.0 / (0.240 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // With an earlier flush, its speed stands in until 5% is read, here
+  // saying this one reads for 30 ms: 20 ms to go (plus no tail), times
+  // the margin.
   p.expected_read_micros = 30000;
   EXPECT_NEAR(12000000.0 / (0.020 * kMargin),
               static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
@@ -373,11 +382,12 @@ TEST_F(WriteControllerTest, PacedDelaysFollowTheFlushAndAreCapped) {
   wc_->Update(Flushing(0));
   ASSERT_TRUE(wc_->paced());
   uint64_t now = 1000000;
-  // Nothing to pace to yet: no delay, the bucket untouched.
+  // Nothing to pace to yet (nothing read, no earlier flush): no delay, the
+  // bucket untouched.
   FlushProgress early;
   early.running = true;
   early.room_bytes = kMiB;
-  early.done_fraction = 0.01;
+  early.done_fraction = 0;
   early.elapsed_micros = 100;
   EXPECT_EQ(0u, wc_->GetDelay(now, kMiB, early));
   // Room filled in 1 s (with the margin): 1 MB/s, and a 100-byte write
