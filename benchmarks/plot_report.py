@@ -147,8 +147,10 @@ def plot_throughput(groups, summary, out_path):
         for cause, color in causes_seen.items():
             handles.append(Patch(color=color, alpha=0.5,
                                  label="stalled: " + cause))
+        # Four entries do not fit on one line of an 11-inch figure.
         ax.legend(handles=handles, loc="upper left", fontsize=8,
-                  framealpha=0.8, ncol=len(handles))
+                  framealpha=0.8,
+                  ncol=len(handles) if len(handles) <= 3 else 2)
     axes[-1, 0].set_xlabel("seconds since the run started")
     title = "%s db_bench throughput per second" % engine
     if not stall_reported:
@@ -180,8 +182,7 @@ def plot_cpu(groups, summary, out_path):
          "#d62728", "-"),
         ("other_cpu_ms", "other threads on a CPU (engine background work)",
          "#2ca02c", "--"),
-        ("steal_ms", "taken by the hypervisor (steal, all CPUs)",
-         "#7f7f7f", ":"),
+        ("steal_ms", "hypervisor steal (all CPUs)", "#7f7f7f", ":"),
     )
     for ax, (name, rows) in zip(axes[:, 0], groups):
         edges = [rows[0]["time_s"] - (rows[0]["interval_s"] or 0.0)]
@@ -204,12 +205,15 @@ def plot_cpu(groups, summary, out_path):
                       baseline=None)
             handles.append(plt.Line2D([], [], color=color, lw=1.3, ls=ls,
                                       label=label))
-        ax.set_ylim(0, top * 1.35)
+        # Headroom for the legend: one line, or two with the steal.
+        ax.set_ylim(0, top * (1.35 if len(handles) <= 3 else 1.65))
         ax.set_ylabel("CPUs")
         ax.set_title(name, loc="left", fontsize=10)
         ax.grid(alpha=0.3)
+        # Four entries do not fit on one line of an 11-inch figure.
         ax.legend(handles=handles, loc="upper left", fontsize=8,
-                  framealpha=0.8, ncol=len(handles))
+                  framealpha=0.8,
+                  ncol=len(handles) if len(handles) <= 3 else 2)
     axes[-1, 0].set_xlabel("seconds since the run started")
     fig.suptitle("%s db_bench: CPU per second (time / interval)"
                  % summary.get("engine", "?"))
