@@ -147,10 +147,8 @@ def plot_throughput(groups, summary, out_path):
         for cause, color in causes_seen.items():
             handles.append(Patch(color=color, alpha=0.5,
                                  label="stalled: " + cause))
-        # Four entries do not fit on one line of an 11-inch figure.
         ax.legend(handles=handles, loc="upper left", fontsize=8,
-                  framealpha=0.8,
-                  ncol=len(handles) if len(handles) <= 3 else 2)
+                  framealpha=0.8, ncol=len(handles))
     axes[-1, 0].set_xlabel("seconds since the run started")
     title = "%s db_bench throughput per second" % engine
     if not stall_reported:
@@ -205,15 +203,15 @@ def plot_cpu(groups, summary, out_path):
                       baseline=None)
             handles.append(plt.Line2D([], [], color=color, lw=1.3, ls=ls,
                                       label=label))
-        # Headroom for the legend: one line, or two with the steal.
-        ax.set_ylim(0, top * (1.35 if len(handles) <= 3 else 1.65))
+        # Four legend entries (the steal drawn) do not fit on one line of
+        # an 11-inch figure: two columns, and headroom for the second line.
+        two_lines = len(handles) > 3
+        ax.set_ylim(0, top * (1.65 if two_lines else 1.35))
         ax.set_ylabel("CPUs")
         ax.set_title(name, loc="left", fontsize=10)
         ax.grid(alpha=0.3)
-        # Four entries do not fit on one line of an 11-inch figure.
         ax.legend(handles=handles, loc="upper left", fontsize=8,
-                  framealpha=0.8,
-                  ncol=len(handles) if len(handles) <= 3 else 2)
+                  framealpha=0.8, ncol=2 if two_lines else len(handles))
     axes[-1, 0].set_xlabel("seconds since the run started")
     fig.suptitle("%s db_bench: CPU per second (time / interval)"
                  % summary.get("engine", "?"))
