@@ -597,9 +597,7 @@ std::string CpuLine(const BenchResult& r) {
 
 std::optional<double> StealSeconds(const ResourceFigures& res) {
   if (!res.steal_begin || !res.steal_end) return std::nullopt;
-  const uint64_t a = res.steal_begin->steal_nanos;
-  const uint64_t b = res.steal_end->steal_nanos;
-  return static_cast<double>(b >= a ? b - a : 0) / 1e9;
+  return static_cast<double>(res.steal_end->NanosSince(*res.steal_begin)) / 1e9;
 }
 
 WafFigures ComputeWaf(const ResourceFigures& res) {

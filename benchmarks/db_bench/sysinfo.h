@@ -67,6 +67,13 @@ std::optional<std::vector<ProcessThread>> ReadProcessThreads();
 struct MachineSteal {
   uint64_t steal_nanos = 0;
   int cpus = 0;  // online CPUs
+
+  // Steal since earlier (0 if the counter went back).
+  uint64_t NanosSince(const MachineSteal& earlier) const {
+    return steal_nanos >= earlier.steal_nanos
+               ? steal_nanos - earlier.steal_nanos
+               : 0;
+  }
 };
 // Empty where /proc/stat has no steal field (not Linux, or a kernel before
 // 2.6.11).

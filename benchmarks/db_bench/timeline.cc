@@ -101,10 +101,7 @@ void Sampler::SampleThreads(TimelineRow* row,
                             const std::vector<ProcessThread>& exited) {
   const std::optional<MachineSteal> steal = ReadMachineSteal();
   if (row != nullptr && steal && last_steal_) {
-    const uint64_t a = last_steal_->steal_nanos;
-    row->steal_ms = static_cast<double>(
-                        steal->steal_nanos >= a ? steal->steal_nanos - a : 0) /
-                    1e6;
+    row->steal_ms = static_cast<double>(steal->NanosSince(*last_steal_)) / 1e6;
   }
   last_steal_ = steal;
   std::optional<std::vector<ProcessThread>> threads = ReadProcessThreads();
