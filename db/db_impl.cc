@@ -752,8 +752,8 @@ Status DBImpl::NewLogFile() {
   Status s;
   if (!recycled_logs_.empty()) {
     const std::string old_name = dbname_ + "/" + recycled_logs_.front();
+    LogGone(std::move(recycled_logs_.front()));
     recycled_logs_.pop_front();
-    ++logs_reused_;
     s = env_->ReuseWritableFile(fname, old_name, &file, wal_env_options_);
     Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
         fname.c_str(), s.ToString().c_str());
@@ -2059,19 +2059,17 @@ void DBImpl::RemoveObsoleteFiles() {
   // in pending_outputs_ before the file exists, and the live set is taken
   // after the listing), and a name that has gone since (a table or WAL
   // renamed to be written over, CURRENT's temporary file) is at worst
-  // deleted in vain. The one exception is a WAL in recycled_logs_ renamed
-  // meanwhile, which KeepForRecycling would keep again under its old
-  // name: then the directory is listed again, with the mutex.
+  // deleted in vain. The one exception is a WAL gone meanwhile (written
+  // over under a new log's name, or deleted), which KeepForRecycling would
+  // keep again under its old name: such names are dropped from the listing
+  // (a new log's name is a new number, so an old name never comes back).
   std::vector<std::string> children;
-  const uint64_t logs_reused = logs_reused_;
+  const uint64_t logs_gone = logs_gone_;
   mutex_.Unlock();
   env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
   mutex_.Lock();
   if (!bg_error_.ok()) return;
-  if (logs_reused_ != logs_reused) {
-    children.clear();
-    env_->GetChildren(dbname_, &children).IgnoreError();
-  }
+  if (logs_gone_ != logs_gone) DropGoneLogs(logs_gone, &children);
   std::set<uint64_t> live = pending_outputs_;
   versions_->AddLiveFiles(&live);
   const uint64_t log_number = versions_->LogNumber();
@@ -2110,7 +2108,12 @@ void DBImpl::RemoveObsoleteFiles() {
     }
     if (!keep) {
       if (type == FileType::kWalFile) {
-        if (!KeepForRecycling(child, number)) wals.push_back(child);
+        // One another call is deleting (unlocked, below) must not be kept
+        // for recycling meanwhile.
+        if (deleting_.count(child) == 0 && !KeepForRecycling(child, number)) {
+          deleting_.insert(child);
+          wals.push_back(child);
+        }
       } else if (deleting_.insert(child).second) {  // not handed over yet
         to_hand_over.push_back(child);
         if (type == FileType::kTableFile) to_evict.push_back(number);
@@ -2140,6 +2143,37 @@ void DBImpl::RemoveObsoleteFiles() {
   mutex_.Unlock();
   for (const std::string& name : wals) DeleteObsoleteFile(name);
   mutex_.Lock();
+  for (std::string& name : wals) {
+    deleting_.erase(name);
+    LogGone(std::move(name));
+  }
+}
+
+void DBImpl::LogGone(std::string name) {
+  mutex_.AssertHeld();
+  ++logs_gone_;
+  gone_log_names_.push_back(std::move(name));
+  if (gone_log_names_.size() > kGoneLogNamesKept) gone_log_names_.pop_front();
+}
+
+void DBImpl::DropGoneLogs(uint64_t logs_gone_before,
+                          std::vector<std::string>* children) {
+  mutex_.AssertHeld();
+  const uint64_t gone = logs_gone_ - logs_gone_before;
+  const bool all_wals = gone > gone_log_names_.size();
+  const auto stale = [&](const std::string& child) {
+    if (all_wals) {
+      // More have gone than are remembered: every WAL waits for the next
+      // call's listing.
+      uint64_t number;
+      FileType type;
+      return ParseFileName(child, &number, &type) && type == FileType::kWalFile;
+    }
+    return std::find(gone_log_names_.end() - static_cast<long>(gone),
+                     gone_log_names_.end(), child) != gone_log_names_.end();
+  };
+  children->erase(std::remove_if(children->begin(), children->end(), stale),
+                  children->end());
 }
 
 bool DBImpl::KeepForRecycling(const std::string& name, uint64_t number) {

@@ -288,6 +288,14 @@ class DBImpl : public DB, private ReadSampler {
   static void CleanupIterState(void* arg1, void* arg2);
   void SchedulePurge() REQUIRES(mutex_);
   static void BGWorkPurge(void* arg);
+  // Counts a WAL as gone from the directory (logs_gone_), remembering its
+  // name.
+  void LogGone(std::string name) REQUIRES(mutex_);
+  // For RemoveObsoleteFiles: removes from children (a directory listing
+  // taken without the mutex) the WALs gone since logs_gone_ was
+  // logs_gone_before.
+  void DropGoneLogs(uint64_t logs_gone_before,
+                    std::vector<std::string>* children) REQUIRES(mutex_);
   // For RemoveObsoleteFiles: true if the obsolete WAL name (number) is, or
   // now becomes, one of recycled_logs_ instead of being deleted.
   bool KeepForRecycling(const std::string& name, uint64_t number)
@@ -403,10 +411,13 @@ class DBImpl : public DB, private ReadSampler {
   // first, by file name.
   const size_t recycle_log_file_num_;
   std::deque<std::string> recycled_logs_ GUARDED_BY(mutex_);
-  // WALs written over so far (NewLogFile): a directory listing taken
-  // without the mutex may name one of recycled_logs_ that has since been
-  // renamed away.
-  uint64_t logs_reused_ GUARDED_BY(mutex_) = 0;
+  // WALs gone from the directory so far, written over (NewLogFile renames
+  // them) or deleted (RemoveObsoleteFiles), and the names of the last
+  // kGoneLogNamesKept of them, oldest first: a directory listing taken
+  // without the mutex may name a WAL that has gone since.
+  static constexpr size_t kGoneLogNamesKept = 8;
+  uint64_t logs_gone_ GUARDED_BY(mutex_) = 0;
+  std::deque<std::string> gone_log_names_ GUARDED_BY(mutex_);
   // The first WAL this DBImpl wrote in the recyclable format (0: none yet).
   // Only such WALs are recycled: an older one's records carry no log number,
   // so recovery could not tell them from a new log's.
@@ -476,7 +487,8 @@ class DBImpl : public DB, private ReadSampler {
   // synchronously), and the compaction that made the files obsolete
   // should not wait for that. deleting_ holds the names handed over and
   // not yet deleted, so a later RemoveObsoleteFiles does not hand them
-  // over again.
+  // over again, and the WALs a RemoveObsoleteFiles is deleting itself, so
+  // another does not keep them for recycling meanwhile.
   std::unique_ptr<ThreadPool> deleter_ GUARDED_BY(mutex_);
   std::set<std::string> deleting_ GUARDED_BY(mutex_);
   bool purge_scheduled_ GUARDED_BY(mutex_) = false;  // see SchedulePurge

@@ -898,12 +898,6 @@ class MutexProbingEnv : public EnvWrapper {
 TEST_F(DBTest, ObsoleteFilesAreListedWithoutTheMutex) {
   MutexProbingEnv env;
   options_.env = &env;
-  // The one listing taken with the mutex, by design: a WAL renamed for
-  // reuse while the directory was listed (RemoveObsoleteFiles). With
-  // recycling on, a compaction's listing could meet the next flush's
-  // memtable switch, and its second listing then held up a probe (once in
-  // about 150 runs under load, ASan; seen in CI).
-  options_.recycle_log_file_num = 0;
   Open();
   env.Watch(db_.get(), dir_.path());
   for (int round = 0; round < 3; ++round) {
@@ -917,6 +911,99 @@ TEST_F(DBTest, ObsoleteFilesAreListedWithoutTheMutex) {
   env.JoinProbes();
   EXPECT_GE(env.probes(), 4);  // three flushes and a compaction at least
   EXPECT_EQ(0, env.blocked());
+  db_.reset();
+  options_.env = Env::Default();
+}
+
+// An Env that, once armed, holds the next listing of the DB's directory
+// by a compaction, taken first, until a WAL has been written over (renamed
+// to a new log's name): the listing then names a file that is gone.
+class WalReusedDuringListingEnv : public EnvWrapper {
+ public:
+  WalReusedDuringListingEnv() : EnvWrapper(Env::Default()) {}
+
+  Status ReuseWritableFile(const std::string& fname,
+                           const std::string& old_fname,
+                           std::unique_ptr<WritableFile>* result,
+                           const EnvOptions& options) override {
+    Status s = EnvWrapper::ReuseWritableFile(fname, old_fname, result, options);
+    (s.ok() ? reuses_ : failed_reuses_)++;
+    return s;
+  }
+
+  Status GetChildren(const std::string& dir,
+                     std::vector<std::string>* result) override {
+    Status s = EnvWrapper::GetChildren(dir, result);
+    if (dir == dir_ && armed_.load() &&
+        test::CurrentThreadName() == "cascadedb:low" &&
+        armed_.exchange(false)) {
+      const int before = reuses_.load();
+      for (int i = 0; i < 5000 && reuses_.load() == before; ++i) {
+        Env::Default()->SleepForMicroseconds(1000);
+      }
+      saw_reuse_ = reuses_.load() > before;
+      held_done_ = true;
+    }
+    return s;
+  }
+
+  void Arm(const std::string& dir) {
+    dir_ = dir;
+    armed_ = true;
+  }
+  bool held_done() const { return held_done_.load(); }
+  bool saw_reuse() const { return saw_reuse_.load(); }
+  int reuses() const { return reuses_.load(); }
+  int failed_reuses() const { return failed_reuses_.load(); }
+
+ private:
+  std::string dir_;  // set before arming
+  std::atomic<bool> armed_{false};
+  std::atomic<bool> held_done_{false};
+  std::atomic<bool> saw_reuse_{false};
+  std::atomic<int> reuses_{0};
+  std::atomic<int> failed_reuses_{0};
+};
+
+// A WAL written over while obsolete files were listed without the mutex
+// is not kept for recycling again under its old name (which would make a
+// later memtable switch rename a file that no longer exists).
+TEST_F(DBTest, AWalWrittenOverDuringTheListingIsNotKeptAgain) {
+  WalReusedDuringListingEnv env;
+  options_.env = &env;
+  options_.recycle_log_file_num = 2;
+  Open();
+  const std::string value(100, 'v');
+  int next = 0;
+  // Flushes make WALs obsolete, kept to be written over.
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(next++), value));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  ASSERT_GT(env.reuses(), 0);
+  env.Arm(dir_.path());
+  // Writes fill memtables: the next compaction's listing is held, and
+  // flushes and memtable switches go on meanwhile, keeping WALs and
+  // writing over them.
+  while (!env.held_done() && next < 200000) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(next++), value));
+  }
+  ASSERT_TRUE(env.held_done());
+  ASSERT_TRUE(env.saw_reuse()) << "no WAL was written over during the listing";
+  const int reuses = env.reuses();
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(next++), value));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  EXPECT_GT(env.reuses(), reuses);
+  EXPECT_EQ(0, env.failed_reuses());
+  Reopen();
+  for (int i = 0; i < next; i += 97) EXPECT_EQ(value, Get(Key(i))) << i;
+  EXPECT_EQ(value, Get(Key(next - 1)));
   db_.reset();
   options_.env = Env::Default();
 }
