@@ -934,7 +934,8 @@ class WalReusedDuringListingEnv : public EnvWrapper {
   Status GetChildren(const std::string& dir,
                      std::vector<std::string>* result) override {
     Status s = EnvWrapper::GetChildren(dir, result);
-    if (dir == dir_ && armed_.load() &&
+    // dir_ is read only once armed_ shows it was set.
+    if (armed_.load() && dir == dir_ &&
         test::CurrentThreadName() == "cascadedb:low" &&
         armed_.exchange(false)) {
       const int before = reuses_.load();
