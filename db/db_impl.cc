@@ -752,7 +752,7 @@ Status DBImpl::NewLogFile() {
   Status s;
   if (!recycled_logs_.empty()) {
     const std::string old_name = dbname_ + "/" + recycled_logs_.front();
-    LogGone(std::move(recycled_logs_.front()));
+    FileGone(std::move(recycled_logs_.front()));
     recycled_logs_.pop_front();
     s = env_->ReuseWritableFile(fname, old_name, &file, wal_env_options_);
     Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
@@ -2059,17 +2059,19 @@ void DBImpl::RemoveObsoleteFiles() {
   // in pending_outputs_ before the file exists, and the live set is taken
   // after the listing), and a name that has gone since (a table or WAL
   // renamed to be written over, CURRENT's temporary file) is at worst
-  // deleted in vain. The one exception is a WAL gone meanwhile (written
-  // over under a new log's name, or deleted), which KeepForRecycling would
-  // keep again under its old name: such names are dropped from the listing
-  // (a new log's name is a new number, so an old name never comes back).
+  // deleted in vain. But a file gone meanwhile through this function's
+  // own work would be handled twice: a WAL written over under a new log's
+  // name, or deleted, kept for recycling again under its old name; a table
+  // deleted by the deleter handed over again, its listeners told of a
+  // second, failed deletion. Such names are dropped from the listing (a
+  // new file's name is a new number, so an old name never comes back).
   std::vector<std::string> children;
-  const uint64_t logs_gone = logs_gone_;
+  const uint64_t files_gone = files_gone_;
   mutex_.Unlock();
   env_->GetChildren(dbname_, &children).IgnoreError();  // retried next time
   mutex_.Lock();
   if (!bg_error_.ok()) return;
-  if (logs_gone_ != logs_gone) DropGoneLogs(logs_gone, &children);
+  if (files_gone_ != files_gone) DropGoneFiles(files_gone, &children);
   std::set<uint64_t> live = pending_outputs_;
   versions_->AddLiveFiles(&live);
   const uint64_t log_number = versions_->LogNumber();
@@ -2145,34 +2147,36 @@ void DBImpl::RemoveObsoleteFiles() {
   mutex_.Lock();
   for (std::string& name : wals) {
     deleting_.erase(name);
-    LogGone(std::move(name));
+    FileGone(std::move(name));
   }
 }
 
-void DBImpl::LogGone(std::string name) {
+void DBImpl::FileGone(std::string name) {
   mutex_.AssertHeld();
-  ++logs_gone_;
-  gone_log_names_.push_back(std::move(name));
-  if (gone_log_names_.size() > kGoneLogNamesKept) gone_log_names_.pop_front();
+  ++files_gone_;
+  gone_file_names_.push_back(std::move(name));
+  if (gone_file_names_.size() > kGoneFileNamesKept) {
+    gone_file_names_.pop_front();
+  }
 }
 
-void DBImpl::DropGoneLogs(uint64_t logs_gone_before,
-                          std::vector<std::string>* children) {
+void DBImpl::DropGoneFiles(uint64_t files_gone_before,
+                           std::vector<std::string>* children) {
   mutex_.AssertHeld();
-  const uint64_t gone = logs_gone_ - logs_gone_before;
-  const bool all_wals = gone > gone_log_names_.size();
-  const auto stale = [&](const std::string& child) {
-    if (all_wals) {
-      // More have gone than are remembered: every WAL waits for the next
-      // call's listing.
-      uint64_t number;
-      FileType type;
-      return ParseFileName(child, &number, &type) && type == FileType::kWalFile;
-    }
-    return std::find(gone_log_names_.end() - static_cast<long>(gone),
-                     gone_log_names_.end(), child) != gone_log_names_.end();
-  };
-  children->erase(std::remove_if(children->begin(), children->end(), stale),
+  const uint64_t gone = files_gone_ - files_gone_before;
+  if (gone > gone_file_names_.size()) {
+    // More have gone than are remembered: the whole listing is left to
+    // the next call.
+    children->clear();
+    return;
+  }
+  const std::set<std::string> names(
+      gone_file_names_.end() - static_cast<std::ptrdiff_t>(gone),
+      gone_file_names_.end());
+  children->erase(std::remove_if(children->begin(), children->end(),
+                                 [&](const std::string& child) {
+                                   return names.count(child) > 0;
+                                 }),
                   children->end());
 }
 
@@ -2223,6 +2227,7 @@ void DBImpl::BGWorkDelete(void* arg) {
   job->db->DeleteObsoleteFile(job->name);
   MutexLock l(&job->db->mutex_);
   job->db->deleting_.erase(job->name);
+  job->db->FileGone(std::move(job->name));
 }
 
 void DBImpl::UnrefVersion(Version* v) {

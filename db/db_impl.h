@@ -288,14 +288,14 @@ class DBImpl : public DB, private ReadSampler {
   static void CleanupIterState(void* arg1, void* arg2);
   void SchedulePurge() REQUIRES(mutex_);
   static void BGWorkPurge(void* arg);
-  // Counts a WAL as gone from the directory (logs_gone_), remembering its
-  // name.
-  void LogGone(std::string name) REQUIRES(mutex_);
+  // Counts a file as gone from the directory (files_gone_), remembering
+  // its name.
+  void FileGone(std::string name) REQUIRES(mutex_);
   // For RemoveObsoleteFiles: removes from children (a directory listing
-  // taken without the mutex) the WALs gone since logs_gone_ was
-  // logs_gone_before.
-  void DropGoneLogs(uint64_t logs_gone_before,
-                    std::vector<std::string>* children) REQUIRES(mutex_);
+  // taken without the mutex) the files gone since files_gone_ was
+  // files_gone_before.
+  void DropGoneFiles(uint64_t files_gone_before,
+                     std::vector<std::string>* children) REQUIRES(mutex_);
   // For RemoveObsoleteFiles: true if the obsolete WAL name (number) is, or
   // now becomes, one of recycled_logs_ instead of being deleted.
   bool KeepForRecycling(const std::string& name, uint64_t number)
@@ -411,13 +411,15 @@ class DBImpl : public DB, private ReadSampler {
   // first, by file name.
   const size_t recycle_log_file_num_;
   std::deque<std::string> recycled_logs_ GUARDED_BY(mutex_);
-  // WALs gone from the directory so far, written over (NewLogFile renames
-  // them) or deleted (RemoveObsoleteFiles), and the names of the last
-  // kGoneLogNamesKept of them, oldest first: a directory listing taken
-  // without the mutex may name a WAL that has gone since.
-  static constexpr size_t kGoneLogNamesKept = 8;
-  uint64_t logs_gone_ GUARDED_BY(mutex_) = 0;
-  std::deque<std::string> gone_log_names_ GUARDED_BY(mutex_);
+  // Files gone from the directory so far through RemoveObsoleteFiles' own
+  // work: WALs written over (NewLogFile renames them) or deleted, and the
+  // files handed to the deleter (deleted, or tables kept for recycling
+  // under another name). With the names of the last kGoneFileNamesKept of
+  // them, oldest first: a directory listing taken without the mutex may
+  // name a file that has gone since.
+  static constexpr size_t kGoneFileNamesKept = 256;
+  uint64_t files_gone_ GUARDED_BY(mutex_) = 0;
+  std::deque<std::string> gone_file_names_ GUARDED_BY(mutex_);
   // The first WAL this DBImpl wrote in the recyclable format (0: none yet).
   // Only such WALs are recycled: an older one's records carry no log number,
   // so recovery could not tell them from a new log's.
@@ -488,7 +490,8 @@ class DBImpl : public DB, private ReadSampler {
   // should not wait for that. deleting_ holds the names handed over and
   // not yet deleted, so a later RemoveObsoleteFiles does not hand them
   // over again, and the WALs a RemoveObsoleteFiles is deleting itself, so
-  // another does not keep them for recycling meanwhile.
+  // another does not keep them for recycling meanwhile (once gone, a
+  // stale listing's names for them are dropped: files_gone_).
   std::unique_ptr<ThreadPool> deleter_ GUARDED_BY(mutex_);
   std::set<std::string> deleting_ GUARDED_BY(mutex_);
   bool purge_scheduled_ GUARDED_BY(mutex_) = false;  // see SchedulePurge

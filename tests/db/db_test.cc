@@ -916,11 +916,14 @@ TEST_F(DBTest, ObsoleteFilesAreListedWithoutTheMutex) {
 }
 
 // An Env that, once armed, holds the next listing of the DB's directory
-// by a compaction, taken first, until a WAL has been written over (renamed
-// to a new log's name): the listing then names a file that is gone.
-class WalReusedDuringListingEnv : public EnvWrapper {
+// by one background thread, taken first, until a file has left the
+// directory in a given way (a WAL written over under a new log's name, or
+// a table removed): the listing then names a file that is gone.
+class ListingHeldEnv : public EnvWrapper {
  public:
-  WalReusedDuringListingEnv() : EnvWrapper(Env::Default()) {}
+  enum class Until { kWalReused, kTableRemoved };
+
+  ListingHeldEnv() : EnvWrapper(Env::Default()) {}
 
   Status ReuseWritableFile(const std::string& fname,
                            const std::string& old_fname,
@@ -931,46 +934,64 @@ class WalReusedDuringListingEnv : public EnvWrapper {
     return s;
   }
 
+  Status RemoveFile(const std::string& f) override {
+    Status s = EnvWrapper::RemoveFile(f);
+    if (s.ok() && test::EndsWith(f, ".sst")) removed_++;
+    return s;
+  }
+
   Status GetChildren(const std::string& dir,
                      std::vector<std::string>* result) override {
     Status s = EnvWrapper::GetChildren(dir, result);
-    // dir_ is read only once armed_ shows it was set.
-    if (armed_.load() && dir == dir_ &&
-        test::CurrentThreadName() == "cascadedb:low" &&
+    // dir_ and thread_ are read only once armed_ shows they were set.
+    if (armed_.load() && dir == dir_ && test::CurrentThreadName() == thread_ &&
         armed_.exchange(false)) {
-      const int before = reuses_.load();
-      for (int i = 0; i < 5000 && reuses_.load() == before; ++i) {
+      std::atomic<int>& count =
+          until_ == Until::kWalReused ? reuses_ : removed_;
+      const int before = count.load();
+      held_ = true;
+      for (int i = 0; i < 5000 && count.load() == before; ++i) {
         Env::Default()->SleepForMicroseconds(1000);
       }
-      saw_reuse_ = reuses_.load() > before;
+      saw_it_ = count.load() > before;
+      held_ = false;
       held_done_ = true;
     }
     return s;
   }
 
-  void Arm(const std::string& dir) {
+  // thread: "cascadedb:high" (flushes) or "cascadedb:low" (compactions).
+  void Arm(const std::string& dir, const std::string& thread, Until until) {
     dir_ = dir;
+    thread_ = thread;
+    until_ = until;
     armed_ = true;
   }
+  bool held() const { return held_.load(); }
   bool held_done() const { return held_done_.load(); }
-  bool saw_reuse() const { return saw_reuse_.load(); }
+  // Whether the held listing saw what it waited for (not a timeout).
+  bool saw_it() const { return saw_it_.load(); }
   int reuses() const { return reuses_.load(); }
   int failed_reuses() const { return failed_reuses_.load(); }
 
  private:
-  std::string dir_;  // set before arming
+  std::string dir_;     // set before arming
+  std::string thread_;  // set before arming
+  Until until_ = Until::kWalReused;
   std::atomic<bool> armed_{false};
+  std::atomic<bool> held_{false};
   std::atomic<bool> held_done_{false};
-  std::atomic<bool> saw_reuse_{false};
+  std::atomic<bool> saw_it_{false};
   std::atomic<int> reuses_{0};
   std::atomic<int> failed_reuses_{0};
+  std::atomic<int> removed_{0};
 };
 
 // A WAL written over while obsolete files were listed without the mutex
 // is not kept for recycling again under its old name (which would make a
 // later memtable switch rename a file that no longer exists).
 TEST_F(DBTest, AWalWrittenOverDuringTheListingIsNotKeptAgain) {
-  WalReusedDuringListingEnv env;
+  ListingHeldEnv env;
   options_.env = &env;
   options_.recycle_log_file_num = 2;
   Open();
@@ -984,7 +1005,7 @@ TEST_F(DBTest, AWalWrittenOverDuringTheListingIsNotKeptAgain) {
     ASSERT_OK(db_->Flush(FlushOptions()));
   }
   ASSERT_GT(env.reuses(), 0);
-  env.Arm(dir_.path());
+  env.Arm(dir_.path(), "cascadedb:low", ListingHeldEnv::Until::kWalReused);
   // Writes fill memtables: the next compaction's listing is held, and
   // flushes and memtable switches go on meanwhile, keeping WALs and
   // writing over them.
@@ -992,7 +1013,7 @@ TEST_F(DBTest, AWalWrittenOverDuringTheListingIsNotKeptAgain) {
     ASSERT_OK(db_->Put(WriteOptions(), Key(next++), value));
   }
   ASSERT_TRUE(env.held_done());
-  ASSERT_TRUE(env.saw_reuse()) << "no WAL was written over during the listing";
+  ASSERT_TRUE(env.saw_it()) << "no WAL was written over during the listing";
   const int reuses = env.reuses();
   for (int round = 0; round < 4; ++round) {
     for (int i = 0; i < 300; ++i) {
@@ -1006,6 +1027,73 @@ TEST_F(DBTest, AWalWrittenOverDuringTheListingIsNotKeptAgain) {
   for (int i = 0; i < next; i += 97) EXPECT_EQ(value, Get(Key(i))) << i;
   EXPECT_EQ(value, Get(Key(next - 1)));
   db_.reset();
+  options_.env = Env::Default();
+}
+
+class DeletionRecorder : public EventListener {
+ public:
+  void OnTableFileDeleted(const TableFileDeletionInfo& info) override {
+    MutexLock l(&mu_);
+    events_.emplace_back(info.file_number, info.status.ToString());
+  }
+  std::vector<std::pair<uint64_t, std::string>> events() {
+    MutexLock l(&mu_);
+    return events_;
+  }
+
+ private:
+  Mutex mu_;
+  std::vector<std::pair<uint64_t, std::string>> events_;
+};
+
+// A table deleted while a flush listed the directory without the mutex is
+// not handed over again from that stale listing: listeners hear of each
+// table's deletion once, and of none that failed.
+TEST_F(DBTest, ATableDeletedDuringAStaleListingIsDeletedOnce) {
+  ListingHeldEnv env;
+  auto recorder = std::make_shared<DeletionRecorder>();
+  options_.env = &env;
+  options_.listeners.push_back(recorder);
+  options_.disable_auto_compactions = true;
+  options_.recycle_table_bytes = 0;  // obsolete tables are removed
+  Open();
+  const std::string value(100, 'v');
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value + "2"));
+  }
+  env.Arm(dir_.path(), "cascadedb:high", ListingHeldEnv::Until::kTableRemoved);
+  // The flush's listing, taken with the three tables live, is held while
+  // a compaction makes them obsolete and its deletions remove them.
+  std::thread flusher([&] { ASSERT_OK(db_->Flush(FlushOptions())); });
+  for (int i = 0; i < 5000 && !env.held(); ++i) {
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  ASSERT_TRUE(env.held());
+  CompactRangeOptions cro;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  flusher.join();
+  // Flush returns once its table is installed, maybe before the listing.
+  for (int i = 0; i < 10000 && env.held(); ++i) {
+    Env::Default()->SleepForMicroseconds(1000);
+  }
+  ASSERT_TRUE(env.saw_it()) << "no table was removed during the listing";
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));  // waits for deletions
+  db_.reset();  // delivers the events still queued
+  std::map<uint64_t, int> deletions;
+  for (const auto& e : recorder->events()) {
+    EXPECT_EQ("OK", e.second) << "table " << e.first;
+    deletions[e.first]++;
+  }
+  EXPECT_GE(deletions.size(), 3u);
+  for (const auto& d : deletions) {
+    EXPECT_EQ(1, d.second) << "table " << d.first;
+  }
   options_.env = Env::Default();
 }
 
