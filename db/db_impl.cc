@@ -2057,9 +2057,9 @@ void DBImpl::RemoveObsoleteFiles() {
   // mutex the listing may be out of date by the time it is read, and that
   // is safe: a file created since is not in it (a new table's number is
   // in pending_outputs_ before the file exists, and the live set is taken
-  // after the listing), and a name that has gone since (a table or WAL
-  // renamed to be written over, CURRENT's temporary file) is at worst
-  // deleted in vain. But a file gone meanwhile through this function's
+  // after the listing), and a name that has gone since in other ways (a
+  // recycled table file written over, CURRENT's temporary file) is at
+  // worst deleted in vain. But a file gone meanwhile through this function's
   // own work would be handled twice: a WAL written over under a new log's
   // name, or deleted, kept for recycling again under its old name; a table
   // deleted by the deleter handed over again, its listeners told of a
