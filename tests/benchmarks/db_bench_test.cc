@@ -686,6 +686,32 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
             .empty())
         << round;
   }
+  // readseq runs three times in each round; the row has the median of the
+  // rounds' median passes (of two rounds, their mean).
+  std::vector<double> round_medians;
+  for (const char* round : {"round1", "round2"}) {
+    std::vector<double> passes;
+    for (const std::string& line : Lines(
+             ReadFile(dir.File("cmp") + "/" + round + "/cascadedb-100B.txt"))) {
+      if (line.rfind("readseq ", 0) != 0) continue;
+      const size_t at = line.find(" micros/op ");
+      ASSERT_NE(std::string::npos, at) << line;
+      passes.push_back(std::stod(line.substr(at + 11)));
+    }
+    ASSERT_EQ(3u, passes.size()) << round;
+    std::sort(passes.begin(), passes.end());
+    round_medians.push_back(passes[1]);
+  }
+  bool readseq_row = false;
+  for (const std::string& line : Lines(r.out)) {
+    if (line.rfind("readseq ", 0) != 0) continue;
+    readseq_row = true;
+    const double shown = std::stod(line.substr(8));
+    // The text's ops/s and summary.json's differ in rounding.
+    EXPECT_NEAR((round_medians[0] + round_medians[1]) / 2, shown, shown * 1e-5)
+        << line;
+  }
+  EXPECT_TRUE(readseq_row) << r.out;
 
   const RunResult bad = RunCommand(dir, script + " --rounds 0");
   EXPECT_EQ(2, bad.exit_code);
