@@ -198,14 +198,7 @@ void Damage(Input* in, std::map<std::string, std::string>* files,
 void WriteDir(const std::string& dir,
               const std::map<std::string, std::string>& files) {
   Env* env = Env::Default();
-  std::vector<std::string> children;
-  if (env->GetChildren(dir, &children).ok()) {
-    for (const std::string& name : children) {
-      if (name != "." && name != "..") {
-        env->RemoveFile(dir + "/" + name).IgnoreError();
-      }
-    }
-  }
+  RemoveDir(dir);  // the last input's
   Check(env->CreateDirIfMissing(dir), "make the DB directory");
   for (const auto& [name, bytes] : files) {
     Check(WriteStringToFile(env, bytes, dir + "/" + name, /*sync=*/false),
