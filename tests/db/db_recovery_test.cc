@@ -422,8 +422,7 @@ TEST_F(DBRecoveryTest, ARecycledWalClosedCleanlyOpensUnderAbsoluteConsistency) {
   }
   db_.reset();
   options_.wal_recovery_mode = WALRecoveryMode::kAbsoluteConsistency;
-  Status s = TryOpen();
-  ASSERT_OK(s);
+  ASSERT_OK(TryOpen());
   for (const auto& kv : expected) {
     EXPECT_EQ(kv.second, Get(kv.first)) << kv.first;
   }

@@ -22,9 +22,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cascadedb/db.h"
@@ -82,25 +84,12 @@ void Check(const Status& s, const char* what) {
   }
 }
 
-void RemoveDir(const std::string& dir) {
-  Env* env = Env::Default();
-  std::vector<std::string> children;
-  if (!env->GetChildren(dir, &children).ok()) return;
-  for (const std::string& name : children) {
-    if (name != "." && name != "..") {
-      env->RemoveFile(dir + "/" + name).IgnoreError();
-    }
-  }
-  env->RemoveDir(dir).IgnoreError();
-}
-
 const Template& GetTemplate();
 
 // The scratch directory goes when the fuzzer exits.
 void RemoveScratch() {
-  const Template& t = GetTemplate();
-  RemoveDir(t.dir);
-  RemoveDir(t.root);
+  std::error_code ec;  // best effort
+  std::filesystem::remove_all(GetTemplate().root, ec);
 }
 
 // Builds the template database and copies its files while it is open.
@@ -198,7 +187,8 @@ void Damage(Input* in, std::map<std::string, std::string>* files,
 void WriteDir(const std::string& dir,
               const std::map<std::string, std::string>& files) {
   Env* env = Env::Default();
-  RemoveDir(dir);  // the last input's
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // the last input's
   Check(env->CreateDirIfMissing(dir), "make the DB directory");
   for (const auto& [name, bytes] : files) {
     Check(WriteStringToFile(env, bytes, dir + "/" + name, /*sync=*/false),
