@@ -377,7 +377,7 @@ bool CompactionJob::TryCopyBlock(RunReader* lower, Iterator* upper, Status* s) {
   for (; copyable && entries->Valid(); entries->Next()) {
     ParsedInternalKey ikey;
     copyable = ParseInternalKey(entries->key(), &ikey).ok() &&
-               ikey.type == kTypeValue &&
+               IsValueType(ikey.type) &&
                (n == 0 ? filter_->IsNewUserKey(ikey.user_key)
                        : ucmp_->Compare(ikey.user_key,
                                         ExtractUserKey(last_key.slice())) != 0);

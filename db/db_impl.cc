@@ -196,6 +196,8 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
   table_options_.block_restart_interval = options_.block_restart_interval;
   table_options_.compression = options_.compression;
   table_options_.compression_level = options_.compression_opts.level;
+  table_options_.value_compression_min_size =
+      options_.value_compression_min_size;
   table_options_.block_cache = block_cache_.get();
   table_options_.cache_index_and_filter_blocks =
       options_.cache_index_and_filter_blocks;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "db/value_compression.h"
 #include "util/coding.h"
 #include "util/key_buffer.h"
 #include "util/random.h"
@@ -47,6 +48,7 @@ class DBIter : public Iterator {
   Slice value() const override {
     assert(valid_);
     if (direction_ != kForward) return Slice(saved_value_);
+    if (value_uncompressed_) return Slice(uncompressed_value_);
     // A sampling iterator fetched the value already, for its size.
     return sampler_ != nullptr ? sampled_value_ : iter_->value();
   }
@@ -185,8 +187,11 @@ class DBIter : public Iterator {
           skipping = true;
         } else if (!skipping ||
                    CompareUser(ikey.user_key, saved_key_.slice()) > 0) {
-          valid_ = true;
           saved_key_.clear();
+          value_uncompressed_ = ikey.type == kTypeValueCompressed;
+          valid_ =
+              !value_uncompressed_ ||
+              Uncompress(ikey.user_key, iter_->value(), &uncompressed_value_);
           return;
         }
       }
@@ -223,9 +228,25 @@ class DBIter : public Iterator {
       valid_ = false;
       ClearSaved();
       direction_ = kForward;
+    } else if (value_type == kTypeValueCompressed) {
+      // Only the newest visible version is uncompressed.
+      valid_ = Uncompress(saved_key_.slice(), Slice(saved_value_),
+                          &uncompressed_value_);
+      if (valid_) saved_value_.swap(uncompressed_value_);
     } else {
       valid_ = true;
     }
+  }
+
+  // Uncompresses user_key's value, compressed on its own, into *out; on
+  // damage records the error (naming the key) and returns false.
+  bool Uncompress(const Slice& user_key, const Slice& stored,
+                  std::string* out) {
+    Status s = UncompressValue(stored, out);
+    if (s.ok()) return true;
+    status_ = s.WithContext("value of '" + user_key.ToPrintable() + "'");
+    ClearSaved();
+    return false;
   }
 
   const Comparator* const ucmp_;
@@ -235,6 +256,10 @@ class DBIter : public Iterator {
   Status status_;
   KeyBuffer saved_key_;
   std::string saved_value_;
+  // Moving forward: the current entry's value was compressed on its own,
+  // and uncompressed_value_ holds it uncompressed.
+  bool value_uncompressed_ = false;
+  std::string uncompressed_value_;
   std::string seek_key_;  // a seek's internal-key target
   Direction direction_ = kForward;
   bool valid_ = false;

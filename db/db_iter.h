@@ -20,7 +20,8 @@
 namespace cascadedb {
 
 // Receives the internal keys an iterator samples from what it reads (about
-// one per kReadBytesPeriod bytes of keys and values), for seek compaction.
+// one per kReadBytesPeriod bytes of keys and values, a value compressed on
+// its own counted at its compressed size), for seek compaction.
 class ReadSampler {
  public:
   static constexpr uint32_t kReadBytesPeriod = 1 << 20;

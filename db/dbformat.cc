@@ -22,6 +22,8 @@ const char* ValueTypeName(unsigned int t) {
       return "merge";
     case kTypeRangeDeletion:
       return "range_del";
+    case kTypeValueCompressed:
+      return "val_compressed";
     default:
       return "unknown";
   }

@@ -56,6 +56,10 @@ enum ValueType : unsigned char {
   // reject them as not supported (never misread them).
   kTypeMerge = 0x2,
   kTypeRangeDeletion = 0x3,
+  // A value stored compressed on its own (only in tables, never in a
+  // memtable, a WAL or a write batch): one CompressionType byte, then the
+  // codec's payload (db/value_compression.h, docs/format/sst.md).
+  kTypeValueCompressed = 0x4,
 };
 
 // The type used when building a key to seek to: entries of one user key and
@@ -63,18 +67,26 @@ enum ValueType : unsigned char {
 // and a seek target built with it lands before every entry of that
 // (user key, sequence). REQUIRES: no ValueType above it (raise it when one
 // is added).
-constexpr ValueType kValueTypeForSeek = kTypeRangeDeletion;
+constexpr ValueType kValueTypeForSeek = kTypeValueCompressed;
 
 // The size of the trailer after the user key.
 constexpr size_t kInternalKeyTrailerSize = 8;
 
-// True for the types this version reads and writes (value and deletion).
+// True for the types this version reads and writes (value, deletion, and
+// in tables a value compressed on its own).
 inline bool IsSupportedValueType(ValueType t) {
-  return t == kTypeValue || t == kTypeDeletion;
+  return t == kTypeValue || t == kTypeDeletion || t == kTypeValueCompressed;
+}
+
+// True for the types that carry a value (plain or compressed on its own).
+inline bool IsValueType(ValueType t) {
+  return t == kTypeValue || t == kTypeValueCompressed;
 }
 
 // True for every type listed above, supported or reserved.
-inline bool IsKnownValueType(unsigned int t) { return t <= kTypeRangeDeletion; }
+inline bool IsKnownValueType(unsigned int t) {
+  return t <= kTypeValueCompressed;
+}
 
 // The trailer for (seq, t). REQUIRES: seq <= kMaxSequenceNumber.
 inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) {

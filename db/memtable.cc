@@ -137,7 +137,8 @@ Slice MemTable::KeyComparator::Bytes(const char* entry) const {
 
 Status MemTable::CheckEntry(ValueType type, const Slice& key,
                             const Slice& value, size_t* encoded_len) {
-  if (!IsSupportedValueType(type)) {
+  // Values are compressed on their own only as they go into a table.
+  if (type != kTypeValue && type != kTypeDeletion) {
     char buf[64];
     std::snprintf(buf, sizeof(buf), "memtable: value type %u not supported",
                   static_cast<unsigned int>(type));

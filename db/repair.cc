@@ -99,6 +99,8 @@ Repairer::Repairer(const std::string& dbname, const Options& options,
   table_options_.block_restart_interval = options_.block_restart_interval;
   table_options_.compression = options_.compression;
   table_options_.compression_level = options_.compression_opts.level;
+  table_options_.value_compression_min_size =
+      options_.value_compression_min_size;
   table_options_.block_cache = nullptr;  // every block is read once
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, EnvOptions(), table_options_, kTableCacheEntries);

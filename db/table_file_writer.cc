@@ -7,6 +7,7 @@
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/table_file_recycler.h"
+#include "db/value_compression.h"
 #include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
@@ -79,6 +80,11 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
   file_ = std::make_unique<JobFile>(std::move(file), rate_limiter_, priority_,
                                     yield_watches_);
   builder_ = std::make_unique<TableBuilder>(options, file_.get());
+  value_compression_ = options.compression;
+  value_compression_level_ = options.compression_level;
+  value_compression_min_size_ = options.compression != kNoCompression
+                                    ? options.value_compression_min_size
+                                    : 0;
   meta_ = FileMetaData();
   meta_.number = number;
   return builder_->status();
@@ -86,10 +92,35 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
 
 void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
   assert(builder_ != nullptr);
+  if (internal_key.size() >= kInternalKeyTrailerSize) {
+    const char* type_byte =
+        internal_key.data() + internal_key.size() - kInternalKeyTrailerSize;
+    const auto type = static_cast<ValueType>(*type_byte);
+    if (type == kTypeValueCompressed) {
+      AddToBuilder(internal_key, value, /*value_compressed=*/true);
+      return;
+    }
+    if (type == kTypeValue && value_compression_min_size_ > 0 &&
+        value.size() >= value_compression_min_size_ &&
+        CompressValue(value_compression_, value_compression_level_, value,
+                      &value_scratch_)) {
+      // The type is the trailer's low byte, stored first (little-endian).
+      key_scratch_.assign(internal_key.data(), internal_key.size());
+      key_scratch_[internal_key.size() - kInternalKeyTrailerSize] =
+          static_cast<char>(kTypeValueCompressed);
+      AddToBuilder(key_scratch_, value_scratch_, /*value_compressed=*/true);
+      return;
+    }
+  }
+  AddToBuilder(internal_key, value, /*value_compressed=*/false);
+}
+
+void TableFileWriter::AddToBuilder(const Slice& internal_key,
+                                   const Slice& value, bool value_compressed) {
   if (builder_->NumEntries() == 0) meta_.smallest.DecodeFrom(internal_key);
   // The largest key and the sequence range are the builder's (its last key
   // and its properties), taken at Finish rather than tracked here again.
-  builder_->Add(internal_key, value);
+  builder_->Add(internal_key, value, value_compressed);
 }
 
 void TableFileWriter::AddStoredBlock(const Slice& stored, Iterator* entries) {

@@ -57,7 +57,11 @@ class TableFileWriter {
               const TableOptions& options);
 
   // Adds an internal key and its value; keys must come in order. Tracks the
-  // smallest/largest key and sequence numbers. REQUIRES: Open succeeded.
+  // smallest/largest key and sequence numbers. A plain value (kTypeValue)
+  // of at least options.value_compression_min_size bytes is compressed on
+  // its own and stored as kTypeValueCompressed, when that saves enough
+  // (db/value_compression.h); a compressed one is stored as it is.
+  // REQUIRES: Open succeeded.
   void Add(const Slice& internal_key, const Slice& value);
 
   // Adds a block of another table whole (TableBuilder::AddStoredBlock),
@@ -94,6 +98,9 @@ class TableFileWriter {
   class JobFile;
 
   void Close();
+  // Adds the entry as stored, first recording the smallest key.
+  void AddToBuilder(const Slice& internal_key, const Slice& value,
+                    bool value_compressed);
 
   Env* const env_;
   const EnvOptions env_options_;
@@ -108,6 +115,11 @@ class TableFileWriter {
   std::unique_ptr<TableBuilder> builder_;
   FileMetaData meta_;
   TableProperties last_properties_;  // the builder's, kept after Finish
+  CompressionType value_compression_ = kNoCompression;  // from Open's options
+  int value_compression_level_ = 0;
+  size_t value_compression_min_size_ = 0;  // 0: values stay as they come
+  std::string key_scratch_;                // a key retyped kTypeValueCompressed
+  std::string value_scratch_;              // its compressed value
 };
 
 }  // namespace cascadedb

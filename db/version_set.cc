@@ -18,6 +18,7 @@
 #include "db/log_reader.h"
 #include "db/log_writer.h"
 #include "db/table_cache.h"
+#include "db/value_compression.h"
 #include "table/merging_iterator.h"
 #include "table/two_level_iterator.h"
 
@@ -200,6 +201,14 @@ void SaveValue(void* arg, const Slice& ikey, const Slice& v) {
   if (parsed.type == kTypeValue) {
     s->state = SaverState::kFound;
     s->value->assign(v.data(), v.size());
+  } else if (parsed.type == kTypeValueCompressed) {
+    Status u = UncompressValue(v, s->value);
+    if (u.ok()) {
+      s->state = SaverState::kFound;
+    } else {
+      s->state = SaverState::kCorrupt;
+      s->status = u.WithContext("value of " + parsed.DebugString());
+    }
   } else {
     s->state = SaverState::kDeleted;
   }

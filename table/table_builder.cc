@@ -69,7 +69,8 @@ TableBuilder::~TableBuilder() {
   CancelPendingBlocks();
 }
 
-void TableBuilder::Add(const Slice& key, const Slice& value) {
+void TableBuilder::Add(const Slice& key, const Slice& value,
+                       bool value_compressed) {
   assert(!closed_);
   if (!status_.ok()) return;
   if (properties_.num_entries > 0 &&
@@ -95,6 +96,7 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   // The data block keeps the last key (for prefix sharing); last_key_ only
   // takes it when the block is flushed, so a key is copied once per entry.
   data_block_.Add(key, value);
+  if (value_compressed) data_block_compressed_bytes_ += value.size();
   if (data_block_.CurrentSizeEstimate() >= options_.block_size) {
     FlushDataBlock();
   }
@@ -194,7 +196,28 @@ void TableBuilder::FlushDataBlock() {
   assert(!pending_index_entry_);
   const Slice last = data_block_.last_key();
   last_key_.assign(last.data(), last.size());
-  if (queue_ != nullptr && queue_->helpers_expected()) {
+  // Compressing a block again whose values are at least half compressed
+  // already costs a codec pass and could not save 12.5%.
+  const CompressionType type =
+      2 * data_block_compressed_bytes_ >= data_block_.CurrentSizeEstimate()
+          ? kNoCompression
+          : options_.compression;
+  data_block_compressed_bytes_ = 0;
+  if (type == kNoCompression && !pending_blocks_.empty()) {
+    // Behind the blocks still on their way: done here, written in turn.
+    std::unique_ptr<PendingBlock> block = NewPendingBlock();
+    block->job.type = kNoCompression;
+    data_block_.FinishInto(&block->job.raw);
+    CompressionQueue::Compress(&block->job);
+    pending_raw_bytes_ += block->job.raw.size();
+    block->job.state.store(BlockJob::State::kDone, std::memory_order_relaxed);
+    pending_blocks_.push_back(std::move(block));
+    pending_index_entry_ = true;
+    WritePendingBlocks(/*all=*/false);
+    return;
+  }
+  if (type != kNoCompression && queue_ != nullptr &&
+      queue_->helpers_expected()) {
     std::unique_ptr<PendingBlock> block = NewPendingBlock();
     block->job.type = options_.compression;
     block->job.level = options_.compression_level;
@@ -210,7 +233,7 @@ void TableBuilder::FlushDataBlock() {
   // compressed and written at once.
   if (!pending_blocks_.empty()) WritePendingBlocks(/*all=*/true);
   if (!status_.ok()) return;
-  WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
+  WriteBlock(data_block_.Finish(), type, &pending_handle_);
   data_block_.Reset();
   if (!status_.ok()) return;
   DataBlockWritten();

@@ -47,8 +47,11 @@ class TableBuilder {
 
   // Adds an entry; key must be after every key added so far by
   // options.comparator, else status() becomes InvalidArgument. Does nothing
-  // once status() is not OK. REQUIRES: Finish() and Abandon() not called.
-  void Add(const Slice& key, const Slice& value);
+  // once status() is not OK. value_compressed says value is already
+  // compressed (a value compressed on its own): a data block whose bytes
+  // are mostly such values is stored without block compression, which
+  // would not save enough. REQUIRES: Finish() and Abandon() not called.
+  void Add(const Slice& key, const Slice& value, bool value_compressed = false);
 
   // Adds a data block of another table whole: stored is its bytes as
   // stored (payload and trailer, as Table::BlockWalker gives them) and
@@ -137,6 +140,8 @@ class TableBuilder {
   bool closed_ = false;  // Finish() or Abandon() called
 
   BlockBuilder data_block_;
+  // Bytes of already compressed values in data_block_.
+  size_t data_block_compressed_bytes_ = 0;
   BlockBuilder index_block_;
   std::unique_ptr<FilterBlockBuilder> filter_block_;  // null without policy
   // The last key of the last written data block (LastKey() while the

@@ -60,6 +60,12 @@ struct TableOptions {
   // Codec level (see util/compression.h). Default: the codec's default.
   int compression_level = kDefaultCompressionLevel;
 
+  // The db layer's TableFileWriter compresses values of at least this many
+  // bytes on their own, with compression (db/value_compression.h); 0 = no
+  // value is. The table layer itself only sees the result: entries added
+  // as holding a compressed value (TableBuilder::Add). Default: 0.
+  size_t value_compression_min_size = 0;
+
   // Cache for uncompressed blocks, keyed by (per-table id, block offset);
   // nullptr = no caching (every read goes to the file). Borrowed: must
   // outlive every Table opened with it.

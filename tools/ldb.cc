@@ -43,6 +43,7 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/repair.h"
+#include "db/value_compression.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "tools/tool_util.h"
@@ -696,6 +697,7 @@ Status Ldb::InternalDump() {
   }
   const bool count_only = flags_.GetBool("count_only");
   uint64_t count = 0;
+  std::string uncompressed;
   for (; it->Valid(); it->Next()) {
     if (max_keys_ != 0 && count >= max_keys_) break;
     ParsedInternalKey ikey;
@@ -703,10 +705,17 @@ Status Ldb::InternalDump() {
     if (!s.ok()) return s.WithContext("entry " + std::to_string(count));
     if (has_to_ && ikey.user_key.compare(to_) >= 0) break;
     if (!count_only) {
+      Slice value = it->value();
+      if (ikey.type == kTypeValueCompressed) {
+        // Shown as the DB returns it.
+        s = UncompressValue(value, &uncompressed);
+        if (!s.ok()) return s.WithContext("entry " + std::to_string(count));
+        value = uncompressed;
+      }
       PrintLine("'" + Key(ikey.user_key) + "' @ " +
                 std::to_string(ikey.sequence) + " : " +
                 std::to_string(static_cast<int>(ikey.type)) + " => " +
-                Value(it->value()));
+                Value(value));
     }
     count++;
   }

@@ -38,6 +38,7 @@
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
 #include "db/dbformat.h"
+#include "db/value_compression.h"
 #include "table/block.h"
 #include "table/filter_block.h"
 #include "table/format.h"
@@ -960,6 +961,7 @@ Status SstDump::Scan(const std::string& path, bool print) {
   }
   uint64_t count = 0;
   std::string last;
+  std::string uncompressed;
   for (; it->Valid(); it->Next()) {
     if (opts_.read_num != 0 && count >= opts_.read_num) break;
     ParsedInternalKey ikey;
@@ -976,10 +978,19 @@ Status SstDump::Scan(const std::string& path, bool print) {
     }
     last.assign(it->key().data(), it->key().size());
     if (print) {
+      Slice value = it->value();
+      if (ikey.type == kTypeValueCompressed) {
+        // Shown as the DB returns it.
+        s = UncompressValue(value, &uncompressed);
+        if (!s.ok()) {
+          return s.WithContext(path + ": entry " + std::to_string(count));
+        }
+        value = uncompressed;
+      }
       PrintLine("'" + FormatBytes(ikey.user_key, opts_.output_hex) +
                 "' seq:" + std::to_string(ikey.sequence) +
                 ", type:" + std::to_string(ikey.type) + " => " +
-                FormatBytes(it->value(), opts_.output_hex));
+                FormatBytes(value, opts_.output_hex));
     }
     count++;
   }

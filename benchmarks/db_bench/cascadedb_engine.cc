@@ -187,6 +187,7 @@ class CascadeDBEngine : public Engine {
         "block_cache_size=" + u(CacheSize()),
         "block_size=" + u(o.block_size),
         "long_scan_blocks=" + u(o.long_scan_blocks),
+        "value_compression_min_size=" + u(o.value_compression_min_size),
         "block_cache_admit_on_second_miss=" +
             u(o.block_cache_admit_on_second_miss),
         "delayed_write_rate=" + u(o.delayed_write_rate),
@@ -439,6 +440,9 @@ class CascadeDBEngine : public Engine {
     if (c.cache_size) o->block_cache_size = *c.cache_size;
     if (c.block_size) o->block_size = *c.block_size;
     if (c.long_scan_blocks) o->long_scan_blocks = *c.long_scan_blocks;
+    if (c.value_compression_min_size) {
+      o->value_compression_min_size = *c.value_compression_min_size;
+    }
     if (c.cache_admit_on_second_miss) {
       o->block_cache_admit_on_second_miss = *c.cache_admit_on_second_miss;
     }

@@ -81,6 +81,8 @@ struct EngineConfig {
   std::optional<uint64_t> cache_size;  // 0 = no block cache
   std::optional<uint64_t> block_size;
   std::optional<uint64_t> long_scan_blocks;  // 0 = scans fill the cache
+  // Values this large are compressed on their own; 0 = only in blocks.
+  std::optional<uint64_t> value_compression_min_size;
   std::optional<bool> cache_admit_on_second_miss;
   // I/O.
   std::optional<bool> use_direct_reads;

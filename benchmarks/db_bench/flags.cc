@@ -170,6 +170,11 @@ DEFINE_uint64(long_scan_blocks, 16,
               "A scan stops adding a table's blocks to the block cache after "
               "this many in a row; 0: scans fill the cache (not given: the "
               "engine's default; LevelDB and RocksDB take only 0)");
+DEFINE_uint64(value_compression_min_size, 512,
+              "Values of at least this many bytes are compressed on their own "
+              "as they go into tables, not in blocks; 0: every value is "
+              "compressed in blocks (not given: the engine's default; "
+              "LevelDB and RocksDB take only 0)");
 DEFINE_bool(sync, false, "Sync the WAL on every write");
 DEFINE_bool(disable_wal, false, "Write without the WAL");
 DEFINE_bool(verify_checksum, true,
@@ -519,6 +524,8 @@ EngineConfig BuildEngineConfig() {
   DB_BENCH_MAP(cache_size, cache_size, uint64_t);
   DB_BENCH_MAP(block_size, block_size, uint64_t);
   DB_BENCH_MAP(long_scan_blocks, long_scan_blocks, uint64_t);
+  DB_BENCH_MAP(value_compression_min_size, value_compression_min_size,
+               uint64_t);
   DB_BENCH_MAP(cache_admit_on_second_miss, cache_admit_on_second_miss, bool);
   DB_BENCH_MAP(use_direct_reads, use_direct_reads, bool);
   DB_BENCH_MAP(verify_checksums, verify_checksum, bool);

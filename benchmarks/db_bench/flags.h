@@ -81,6 +81,7 @@ DECLARE_uint64(recycle_table_bytes);
 DECLARE_uint64(wal_bytes_per_sync);
 DECLARE_uint64(bytes_per_sync);
 DECLARE_uint64(long_scan_blocks);
+DECLARE_uint64(value_compression_min_size);
 DECLARE_string(compaction_cpu_priority);
 DECLARE_string(flush_in_compaction);
 DECLARE_bool(cache_admit_on_second_miss);

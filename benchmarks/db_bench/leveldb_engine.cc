@@ -147,6 +147,11 @@ class LevelDBEngine : public Engine {
     if (c.long_scan_blocks.value_or(0) != 0) {
       error("--long_scan_blocks: LevelDB's scans always fill the block cache");
     }
+    if (c.value_compression_min_size.value_or(0) != 0) {
+      error(
+          "--value_compression_min_size: LevelDB compresses values only "
+          "in blocks");
+    }
     if (c.memtable_bloom_size_ratio.value_or(0) > 0) {
       error(
           "--memtable_bloom_size_ratio: LevelDB has no memtable bloom filter");

@@ -537,6 +537,12 @@ class RocksDBEngine : public Engine {
           "--long_scan_blocks=" + std::to_string(*c.long_scan_blocks),
           "RocksDB's scans always fill the block cache (only 0 maps)");
     }
+    if (c.value_compression_min_size.value_or(0) != 0) {
+      return Status::InvalidArgument(
+          "--value_compression_min_size=" +
+              std::to_string(*c.value_compression_min_size),
+          "RocksDB compresses values in blocks (only 0 maps)");
+    }
     if (cache_size == nullptr) return Status::OK();
 
     rocksdb::BlockBasedTableOptions table;

@@ -412,6 +412,16 @@ struct Options {
   // Codec level etc. Default: the codec's defaults.
   CompressionOptions compression_opts;
 
+  // Values of at least this many bytes are compressed on their own, with
+  // the level's compression, when a flush or compaction writes them to a
+  // table (if that saves at least 12.5%), and the blocks holding them are
+  // not compressed again. Compactions then copy such values as they are:
+  // each is compressed once, not at every level, and reads uncompress
+  // only the value they return. 0 = every value goes into block
+  // compression. Default: 512 (db_bench's 100-byte values are compressed
+  // in blocks; 1 KiB values on their own). docs/tuning.md.
+  size_t value_compression_min_size = 512;
+
   // Bits per key of each SST's bloom filter; 0 = no filter. Ignored when
   // filter_policy is set. Default: 10 (about 1% false positives).
   // Range: [0, 100].

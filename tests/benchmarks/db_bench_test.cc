@@ -916,6 +916,7 @@ TEST(DbBenchTest, StalledWritersCompressAndSaySo) {
     const RunResult r = RunDbBench(
         dir, "--db=" + dir.File("db") +
                  " --num=3000 --value_size=1000 --write_buffer_size=65536"
+                 " --value_compression_min_size=0"  // compressed in blocks
                  " --level0_file_num_compaction_trigger=2"
                  " --level0_slowdown_writes_trigger=2"
                  " --level0_stop_writes_trigger=8"

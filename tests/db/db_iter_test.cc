@@ -12,8 +12,10 @@
 
 #include "cascadedb/comparator.h"
 #include "db/dbformat.h"
+#include "db/value_compression.h"
 #include "tests/table/iterator_test_util.h"
 #include "tests/testutil/test_util.h"
+#include "util/compression.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -21,8 +23,12 @@ namespace {
 
 struct Version {
   SequenceNumber sequence;
-  ValueType type;
-  std::string value;
+  ValueType type;     // kTypeValue or kTypeDeletion, as the user wrote it
+  std::string value;  // as the user wrote it
+  // As a table may store it: a third of the values are longer and stored
+  // compressed on their own (kTypeValueCompressed).
+  ValueType stored_type;
+  std::string stored_value;
 };
 
 // Random versions of random user keys: the internal entries a merging
@@ -37,7 +43,16 @@ class History {
       const ValueType type = rnd_.Uniform(4) == 0 ? kTypeDeletion : kTypeValue;
       std::string value =
           type == kTypeValue ? "v" + std::to_string(sequence) : "";
-      versions_[user_key].push_back({sequence++, type, value});
+      ValueType stored_type = type;
+      std::string stored_value = value;
+      if (type == kTypeValue && rnd_.Uniform(3) == 0) {
+        value += std::string(300, 'x');
+        EXPECT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel,
+                                  value, &stored_value));
+        stored_type = kTypeValueCompressed;
+      }
+      versions_[user_key].push_back(
+          {sequence++, type, value, stored_type, stored_value});
     }
     last_sequence_ = sequence - 1;
   }
@@ -52,9 +67,9 @@ class History {
     for (const auto& [user_key, versions] : versions_) {
       for (const Version& v : versions) {
         std::string key;
-        AppendInternalKey(&key,
-                          ParsedInternalKey(user_key, v.sequence, v.type));
-        entries.emplace_back(key, v.value);
+        AppendInternalKey(
+            &key, ParsedInternalKey(user_key, v.sequence, v.stored_type));
+        entries.emplace_back(key, v.stored_value);
       }
     }
     std::sort(entries.begin(), entries.end(),
@@ -177,6 +192,46 @@ TEST(DBIterTest, MalformedKeysEndTheWalkWithAnError) {
     EXPECT_NE(std::string::npos, it->status().ToString().find("internal key"))
         << it->status().ToString();
   }
+}
+
+// A value compressed on its own that does not uncompress ends the walk
+// with a Corruption naming its key, in either direction; the entries before
+// it read as usual.
+TEST(DBIterTest, DamagedCompressedValueEndsTheWalkWithCorruption) {
+  const InternalKeyComparator icmp(BytewiseComparator());
+  const std::string value(400, 'z');
+  std::string stored;
+  ASSERT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel, value,
+                            &stored));
+  std::string a;
+  AppendInternalKey(&a, ParsedInternalKey("a", 5, kTypeValueCompressed));
+  std::string b;
+  AppendInternalKey(&b, ParsedInternalKey("b", 6, kTypeValueCompressed));
+  std::string c;
+  AppendInternalKey(&c, ParsedInternalKey("c", 7, kTypeValueCompressed));
+  const std::vector<test::Entry> entries = {
+      {a, stored}, {b, stored.substr(0, stored.size() / 2)}, {c, stored}};
+  std::unique_ptr<Iterator> it(NewDBIterator(
+      BytewiseComparator(), new test::VectorIterator(&icmp, entries),
+      kMaxSequenceNumber));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(value, it->value().ToString());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+  EXPECT_NE(std::string::npos, it->status().ToString().find("value of 'b'"))
+      << it->status().ToString();
+  it->SeekToLast();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("c", it->key().ToString());
+  EXPECT_EQ(value, it->value().ToString());
+  it->Prev();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+  it->Seek("c");
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(value, it->value().ToString());
 }
 
 }  // namespace

@@ -98,6 +98,8 @@ class DBStallTest : public testing::Test {
   uint64_t DelayedByL0BesideASlowCompaction(Env* env) {
     options_.env = env;
     options_.compression = kSnappyCompression;
+    // The 1000-byte values are compressed in blocks, the work writers share.
+    options_.value_compression_min_size = 0;
     options_.max_write_buffer_number = 4;
     options_.flush_in_compaction = FlushInCompaction::kNever;
     options_.level0_stop_writes_trigger = 100;
@@ -437,6 +439,7 @@ TEST_F(DBStallTest, StoppedWritersCompressTheCompactionsBlocks) {
   test::CloseDBFirst close{&db_, nullptr};
   options_.env = &env;
   options_.compression = kSnappyCompression;
+  options_.value_compression_min_size = 0;   // blocks to share, as above
   options_.disable_auto_compactions = true;  // L0 piles up
   options_.flush_in_compaction = FlushInCompaction::kNever;
   options_.max_write_buffer_number = 4;

@@ -61,7 +61,10 @@ std::string Key(int i) {
 }
 
 std::string Value(int i, int round) {
-  return std::string(20 + (i * 7 + round) % 90, static_cast<char>('a' + round));
+  // Every tenth value is large enough to be stored compressed on its own
+  // (Options::value_compression_min_size), so damage reaches those too.
+  const size_t size = i % 10 == 0 ? 600 + i % 50 : 20 + (i * 7 + round) % 90;
+  return std::string(size, static_cast<char>('a' + round));
 }
 
 struct Template {

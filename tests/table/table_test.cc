@@ -1185,6 +1185,57 @@ TEST(TableTest, BlockWalkerGivesEveryDataBlockAsStored) {
   EXPECT_EQ(std::vector<test::Entry>(kv.begin(), kv.end()), entries);
 }
 
+// A data block whose bytes are mostly values added as already compressed
+// is stored uncompressed, without a codec pass; other blocks are compressed
+// as usual. With a compression queue the table is the same, byte for byte.
+TEST(TableTest, BlocksOfCompressedValuesAreNotCompressedAgain) {
+  const KVMap kv = SequentialKV(200, 1000);  // values of one byte repeated
+  auto build = [&kv](const TableOptions& options) {
+    StringSink sink;
+    TableBuilder builder(options, &sink);
+    int i = 0;
+    for (const auto& [k, v] : kv) {
+      // The first half in runs of blocks added as compressed.
+      builder.Add(k, v, /*value_compressed=*/i++ < 100);
+    }
+    EXPECT_OK(builder.Finish());
+    EXPECT_EQ(sink.contents().size(), builder.FileSize());
+    return sink.contents();
+  };
+  TableOptions options;
+  options.compression = kSnappyCompression;
+  const std::string contents = build(options);
+  CompressionQueue queue;
+  queue.SetHelpersExpected(true);
+  TableOptions queued = options;
+  queued.compression_queue = &queue;
+  EXPECT_TRUE(contents == build(queued));
+  EXPECT_FALSE(queue.HasWork());
+
+  std::unique_ptr<Table> table;
+  ASSERT_OK(OpenTable(options, contents, &table));
+  Status s;
+  const std::vector<WalkedBlock> blocks = WalkBlocks(*table, &s);
+  ASSERT_OK(s);
+  int raw = 0;
+  int compressed = 0;
+  for (const WalkedBlock& b : blocks) {
+    ASSERT_FALSE(b.entries.empty());
+    const auto type = static_cast<unsigned char>(
+        b.stored[b.stored.size() - kBlockTrailerSize]);
+    const bool added_compressed = b.entries.front().first < "key000100";
+    EXPECT_EQ(added_compressed ? kNoCompression : kSnappyCompression, type)
+        << b.entries.front().first;
+    (type == kNoCompression ? raw : compressed)++;
+  }
+  EXPECT_GT(raw, 10);
+  EXPECT_GT(compressed, 10);
+  EXPECT_EQ(kv.size(), Scan(std::unique_ptr<Iterator>(
+                                table->NewIterator(ReadOptions()))
+                                .get())
+                           .size());
+}
+
 TEST(TableTest, BlockWalkerStopsAtACorruptBlockNamingTheFile) {
   // Stored and compressed blocks alike (a compressed one is uncompressed
   // before its checksum is checked, and the mismatch is still the error).
