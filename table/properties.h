@@ -27,10 +27,12 @@ namespace cascadedb {
 extern const char kPropertiesBlockName[];  // "cascadedb.properties"
 
 struct TableProperties {
-  uint64_t num_entries = 0;        // entries (puts + deletions)
-  uint64_t num_deletions = 0;      // entries that are deletions
-  uint64_t raw_key_size = 0;       // sum of key sizes as added
-  uint64_t raw_value_size = 0;     // sum of value sizes as added
+  uint64_t num_entries = 0;    // entries (puts + deletions)
+  uint64_t num_deletions = 0;  // entries that are deletions
+  uint64_t raw_key_size = 0;   // sum of key sizes as added
+  // Sum of value sizes as added (a value compressed on its own, at its
+  // compressed size).
+  uint64_t raw_value_size = 0;
   uint64_t data_size = 0;          // bytes of data blocks, trailers included
   uint64_t index_size = 0;         // bytes of the index block, trailer incl.
   uint64_t filter_size = 0;        // bytes of the filter block, trailer incl.

@@ -242,6 +242,25 @@ TEST_F(LdbTest, IdumpShowsSequenceNumbersAndDeletions) {
   EXPECT_EQ("Internal keys in range: 156\n", Ok("idump --count_only"));
 }
 
+// A value the flush stored compressed on its own shows with its type (4)
+// and as written, in idump as in get and scan.
+TEST_F(LdbTest, CompressedValuesShowAsWritten) {
+  const std::string big(700, 'w');
+  options_.compression = kSnappyCompression;
+  {
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(options_, db_path_, &db));
+    ASSERT_OK(db->Put(WriteOptions(), "big", big));
+    ASSERT_OK(db->Put(WriteOptions(), "small", "s"));
+    ASSERT_OK(db->Flush(FlushOptions()));
+    ASSERT_OK(db->Close());
+  }
+  EXPECT_EQ("'big' @ 1 : 4 => " + big + "\n'small' @ 2 : 1 => s\n",
+            Ok("idump"));
+  EXPECT_EQ(big + "\n", Ok("get big"));
+  EXPECT_EQ("big : " + big + "\nsmall : s\n", Ok("scan"));
+}
+
 TEST_F(LdbTest, ManifestDumpListsTheLiveFiles) {
   BuildDb();
   const std::string live = Ok("dump_live_files");

@@ -19,12 +19,14 @@
 #include "cascadedb/comparator.h"
 #include "cascadedb/filter_policy.h"
 #include "db/dbformat.h"
+#include "db/value_compression.h"
 #include "table/format.h"
 #include "table/table_builder.h"
 #include "table/table_options.h"
 #include "tests/table/table_test_util.h"
 #include "tests/testutil/test_util.h"
 #include "tests/testutil/tool_test_util.h"
+#include "util/compression.h"
 
 #ifndef SST_DUMP_PATH
 #error "SST_DUMP_PATH must name the sst_dump binary"
@@ -186,6 +188,30 @@ TEST_F(SstDumpTest, ScanPrintsEveryEntryInOrder) {
     expected.push_back(line);
   }
   EXPECT_EQ(Lines(r.out), expected);
+}
+
+// A value stored compressed on its own prints as the DB returns it, with
+// its type (4); one that does not uncompress fails the scan naming it.
+TEST_F(SstDumpTest, ScanPrintsCompressedValuesUncompressed) {
+  const std::string value(600, 'q');
+  std::string stored;
+  ASSERT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel,
+                            value, &stored));
+  const std::string path = SstPath("000001.sst");
+  Build(path, {{"a", 1, kTypeValue, "plain"},
+               {"b", 2, kTypeValueCompressed, stored}});
+  RunResult r = Run("--command=scan --file=" + ShellQuote(path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out), (std::vector<std::string>{
+                              "'a' seq:1, type:1 => plain",
+                              "'b' seq:2, type:4 => " + value}));
+
+  const std::string bad = SstPath("000002.sst");
+  Build(bad, {{"b", 2, kTypeValueCompressed, stored.substr(0, 5)}});
+  r = Run("--command=scan --file=" + ShellQuote(bad));
+  ExpectOneLineError(r, 1);
+  EXPECT_TRUE(Contains(r.err, "compressed value")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "entry 0")) << r.err;
 }
 
 TEST_F(SstDumpTest, ScanHonoursFromToAndReadNum) {
