@@ -97,10 +97,9 @@ class DBFlushInCompactionTest : public testing::Test {
     // Flush returns once the memtable is installed, a moment before the
     // flush thread's job ends; a memtable switched meanwhile would go to
     // that thread.
-    for (int i = 0;
-         i < 4000 && IntProperty("cascadedb.num-running-flushes") > 0; ++i) {
-      Env::Default()->SleepForMicroseconds(1000);
-    }
+    test::WaitUntil(
+        [this] { return IntProperty("cascadedb.num-running-flushes") == 0; },
+        4000);
     ASSERT_EQ(0u, IntProperty("cascadedb.num-running-flushes"));
   }
 
@@ -148,11 +147,11 @@ class DBFlushInCompactionTest : public testing::Test {
   }
   // Polls until no immutable memtable is left; false after 20 s.
   bool WaitImmutablesFlushed() {
-    for (int i = 0; i < 4000; ++i) {
-      if (IntProperty("cascadedb.num-immutable-mem-table") == 0) return true;
-      Env::Default()->SleepForMicroseconds(5000);
-    }
-    return false;
+    return test::WaitUntil(
+        [this] {
+          return IntProperty("cascadedb.num-immutable-mem-table") == 0;
+        },
+        20000, 5000);
   }
 
   void CheckRange(int from, int to) {
@@ -214,9 +213,7 @@ TEST_F(DBFlushInCompactionTest, AStoppedWriterDoesNotWaitForTheJob) {
     PutRange(100, 100 + 5 * kOneMemtable);
     done = true;
   });
-  for (int i = 0; i < 4000 && !done.load(); ++i) {
-    Env::Default()->SleepForMicroseconds(5000);
-  }
+  test::WaitUntil([&done] { return done.load(); }, 20000, 5000);
   EXPECT_TRUE(done.load()) << "the writer waited for the held job";
   if (!done.load()) gate_->Open();  // let it finish
   writer.join();
@@ -236,9 +233,7 @@ TEST_F(DBFlushInCompactionTest, ManualFlushDoesNotWaitForTheJob) {
     ASSERT_OK(db_->Flush(FlushOptions()));
     done = true;
   });
-  for (int i = 0; i < 4000 && !done.load(); ++i) {
-    Env::Default()->SleepForMicroseconds(5000);
-  }
+  test::WaitUntil([&done] { return done.load(); }, 20000, 5000);
   EXPECT_TRUE(done.load()) << "Flush waited for the held job";
   if (!done.load()) gate_->Open();
   flusher.join();

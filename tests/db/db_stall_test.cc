@@ -146,9 +146,7 @@ class DBStallTest : public testing::Test {
   // Waits up to 5 s for done. Generous: the delays these tests catch are
   // seconds of sleep after a stall, not milliseconds.
   static void WaitUntilDone(const std::atomic<bool>& done) {
-    for (int i = 0; i < 500 && !done.load(); ++i) {
-      Env::Default()->SleepForMicroseconds(10000);
-    }
+    test::WaitUntil([&done] { return done.load(); }, 5000, 10000);
   }
 
   test::TempDir dir_;
@@ -171,9 +169,8 @@ TEST_F(DBStallTest, L0StopThenCompactionClearsIt) {
   });
   // Wait for the writer to hit the L0 stop trigger (it may briefly stop on
   // the memtable limit while a flush runs, too).
-  for (int i = 0; i < 2000 && StallStats()["cause"] != "l0_stop"; ++i) {
-    Env::Default()->SleepForMicroseconds(5000);
-  }
+  test::WaitUntil([this] { return StallStats()["cause"] == "l0_stop"; }, 10000,
+                  5000);
   ASSERT_EQ("l0_stop", StallStats()["cause"]);
   ASSERT_EQ(1u, IntProperty("cascadedb.is-write-stopped"));
   EXPECT_GE(IntProperty("cascadedb.num-files-at-level0"), 4u);
@@ -187,9 +184,7 @@ TEST_F(DBStallTest, L0StopThenCompactionClearsIt) {
 
   // Compaction catches up; the writer goes on by itself.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
-  for (int i = 0; i < 2000 && written.load() == before; ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil([&] { return written.load() != before; }, 2000);
   EXPECT_GT(written.load(), before) << "the stop did not clear";
   CompactUntilDone(done);
   writer.join();
@@ -457,9 +452,8 @@ TEST_F(DBStallTest, StoppedWritersCompressTheCompactionsBlocks) {
     }
     done = true;
   });
-  for (int i = 0; i < 2000 && StallStats()["cause"] != "l0_stop"; ++i) {
-    Env::Default()->SleepForMicroseconds(5000);
-  }
+  test::WaitUntil([this] { return StallStats()["cause"] == "l0_stop"; }, 10000,
+                  5000);
   ASSERT_EQ("l0_stop", StallStats()["cause"]);
   const uint64_t before =
       std::stoull(StallStats()["blocks-compressed-by-writers"]);
@@ -554,11 +548,9 @@ TEST_F(DBStallTest, PendingCompactionBytesSlowAndStop) {
     }
     done = true;
   });
-  for (int i = 0;
-       i < 4000 && !done && IntProperty("cascadedb.is-write-stopped") == 0;
-       ++i) {
-    Env::Default()->SleepForMicroseconds(5000);
-  }
+  test::WaitUntil(
+      [&] { return done || IntProperty("cascadedb.is-write-stopped") != 0; },
+      20000, 5000);
   ASSERT_FALSE(done.load()) << "the hard limit never stopped the writer";
   CompactUntilDone(done);
   writer.join();
@@ -617,18 +609,14 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
   // Tables are numbered in the order they are created: the compaction
   // must reach its gate before the third flush is asked for, or the
   // flush's table could take number 3.
-  for (int i = 0; i < 5000 && !env.Holding(3); ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil([&env] { return env.Holding(3); }, 5000);
   ASSERT_TRUE(env.Holding(3));
   // A third flush, held at its table.
   ASSERT_OK(db_->Put(WriteOptions(), Key(2), "v"));
   FlushOptions no_wait;
   no_wait.wait = false;
   ASSERT_OK(db_->Flush(no_wait));
-  for (int i = 0; i < 5000 && !env.Holding(4); ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil([&env] { return env.Holding(4); }, 5000);
   ASSERT_TRUE(env.Holding(3) && env.Holding(4));
   ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
   // 512 KiB at 16 KiB/s: a delay of 32 s.
@@ -636,9 +624,8 @@ TEST_F(DBStallTest, DelayedWriteEndsWhenItsCauseGivesWay) {
   std::atomic<bool> done{false};
   std::thread writer = StartDelayedPut(big, &done);
   env.Release(3);  // the compaction ends; the flush still runs
-  for (int i = 0; i < 5000 && StallStats()["cause"] == "l0_slowdown"; ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil([this] { return StallStats()["cause"] != "l0_slowdown"; },
+                  5000);
   EXPECT_EQ("memtable_limit", StallStats()["cause"]);
   WaitUntilDone(done);
   EXPECT_TRUE(done.load()) << "the writer slept on after its cause gave way";

@@ -886,10 +886,7 @@ class MutexProbingEnv : public EnvWrapper {
     });
     // The property takes microseconds, unless the listing holds the mutex
     // it needs: then it waits until the listing is over.
-    for (int i = 0; i < 2000 && !done->load(); ++i) {
-      Env::Default()->SleepForMicroseconds(500);
-    }
-    if (done->load()) {
+    if (test::WaitUntil([&done] { return done->load(); }, 1000, 500)) {
       probe.join();
       probes_done_++;
       return;
@@ -968,10 +965,7 @@ class ListingHeldEnv : public EnvWrapper {
           until_ == Until::kWalReused ? reuses_ : removed_;
       const int before = count.load();
       held_ = true;
-      for (int i = 0; i < 5000 && count.load() == before; ++i) {
-        Env::Default()->SleepForMicroseconds(1000);
-      }
-      saw_it_ = count.load() > before;
+      saw_it_ = test::WaitUntil([&] { return count.load() > before; }, 5000);
       held_ = false;
       held_done_ = true;
     }
@@ -1089,10 +1083,7 @@ TEST_F(DBTest, ATableDeletedDuringAStaleListingIsDeletedOnce) {
   // The flush's listing, taken with the three tables live, is held while
   // a compaction makes them obsolete and its deletions remove them.
   std::thread flusher([&] { ASSERT_OK(db_->Flush(FlushOptions())); });
-  for (int i = 0; i < 5000 && !env.held(); ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
-  if (!env.held()) {
+  if (!test::WaitUntil([&env] { return env.held(); }, 5000)) {
     flusher.join();  // not left joinable: that would end the whole binary
     FAIL() << "the flush's listing was never held";
   }
@@ -1100,9 +1091,7 @@ TEST_F(DBTest, ATableDeletedDuringAStaleListingIsDeletedOnce) {
   ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
   flusher.join();
   // Flush returns once its table is installed, maybe before the listing.
-  for (int i = 0; i < 10000 && env.held(); ++i) {
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil([&env] { return !env.held(); }, 10000);
   ASSERT_TRUE(env.saw_it()) << "no table was removed during the listing";
   ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));  // waits for deletions
   db_.reset();  // delivers the events still queued
@@ -1151,11 +1140,7 @@ class HeldDeleteEnv : public EnvWrapper {
   }
   // Waits up to 10 s for a table removal to be held.
   bool WaitForHeldRemoval() {
-    for (int i = 0; i < 10000; ++i) {
-      if (Waiting() > 0) return true;
-      Env::Default()->SleepForMicroseconds(1000);
-    }
-    return false;
+    return test::WaitUntil([this] { return Waiting() > 0; }, 10000);
   }
   std::set<std::string> Callers() {
     MutexLock l(&mu_);
@@ -1232,11 +1217,13 @@ TEST_F(DBDeleteTest, ObsoleteTablesAreDeletedOnAThreadOfTheirOwn) {
   for (int i = 0; i < 4; ++i) write_round();
   // Compactions went on while a removal was held (WaitForCompact would
   // wait for the removal too).
-  for (int i = 0; i < 10000 && after <= before; ++i) {
-    ASSERT_TRUE(
-        db_->GetIntProperty("cascadedb.compaction-bytes-written", &after));
-    Env::Default()->SleepForMicroseconds(1000);
-  }
+  test::WaitUntil(
+      [&] {
+        return db_->GetIntProperty("cascadedb.compaction-bytes-written",
+                                   &after) &&
+               after > before;
+      },
+      10000);
   EXPECT_GT(after, before);
   EXPECT_GE(env.Waiting(), 1);
   env.Release();
@@ -1457,14 +1444,12 @@ class HeldCloseEnv : public test::WritableFileHookEnv {
   }
   // Waits up to millis for count holds (closes or renames) at once.
   bool WaitForHeld(int millis = 20000, int count = 1) {
-    for (int i = 0; i < millis; ++i) {
-      {
-        MutexLock l(&mu_);
-        if (waiting_ >= count) return true;
-      }
-      Env::Default()->SleepForMicroseconds(1000);
-    }
-    return false;
+    return test::WaitUntil(
+        [this, count] {
+          MutexLock l(&mu_);
+          return waiting_ >= count;
+        },
+        millis);
   }
 
  private:
@@ -1713,9 +1698,7 @@ TEST_F(DBTest, TablesPinnedByLookupsCloseWhenTheirFilesGo) {
   it.reset();
   // With the last Version listing them gone, the old tables close (the
   // iterator's release looks for obsolete files on the deleter's thread).
-  for (int wait = 0; wait < 1000 && env.open_now() != live; ++wait) {
-    Env::Default()->SleepForMicroseconds(10 * 1000);
-  }
+  test::WaitUntil([&] { return env.open_now() == live; }, 10000, 10000);
   EXPECT_EQ(live, env.open_now());
   db_.reset();  // before the Env goes
 }
@@ -1740,9 +1723,7 @@ TEST_F(DBTest, FilesAnIteratorHeldAreDeletedWhenItGoes) {
   EXPECT_EQ(3 + live, tables());  // the iterator's files are kept
   EXPECT_EQ("v2", it->value().ToString());
   it.reset();
-  for (int wait = 0; wait < 1000 && tables() != live; ++wait) {
-    Env::Default()->SleepForMicroseconds(10 * 1000);
-  }
+  test::WaitUntil([&] { return tables() == live; }, 10000, 10000);
   EXPECT_EQ(live, tables());
   EXPECT_EQ("v2", Get(Key(7)));
 }

@@ -71,6 +71,17 @@ std::string CurrentThreadName() {
   return name;
 }
 
+bool WaitUntil(const std::function<bool()>& done, int timeout_millis,
+               int poll_micros) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(timeout_millis);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+    Env::Default()->SleepForMicroseconds(poll_micros);
+  }
+  return true;
+}
+
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ class TempDir {
 
 // True if s ends with suffix.
 bool EndsWith(const std::string& s, const std::string& suffix);
+
+// Calls done every poll_micros until it returns true or timeout_millis
+// have passed; returns its last answer. For tests that wait on background
+// work: a timeout long enough for a loaded sanitizer build, so that only
+// a real hang fails.
+bool WaitUntil(const std::function<bool()>& done, int timeout_millis,
+               int poll_micros = 1000);
 
 // The calling thread's name ("cascadedb:low", ...; at most 15
 // characters), for Envs that act only on the engine's own threads.
