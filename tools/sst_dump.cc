@@ -1058,12 +1058,29 @@ Status SstDump::Recompress(const std::string& path) {
   const TableProperties props = table->properties();
 
   // Load the entries once, so the timings below measure the builder and
-  // the reader only.
+  // the reader only. A value stored compressed on its own is loaded as
+  // written (a plain value), so each codec is tried on the data itself.
   std::vector<std::pair<std::string, std::string>> entries;
   {
     std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      entries.emplace_back(it->key().ToString(), it->value().ToString());
+      std::string key = it->key().ToString();
+      std::string value;
+      ParsedInternalKey ikey;
+      if (ParseInternalKey(key, &ikey).ok() &&
+          ikey.type == kTypeValueCompressed) {
+        s = UncompressValue(it->value(), &value);
+        if (!s.ok()) {
+          return s.WithContext(path + ": entry " +
+                               std::to_string(entries.size()));
+        }
+        // The type is the trailer's low byte, stored first.
+        key[key.size() - kInternalKeyTrailerSize] =
+            static_cast<char>(kTypeValue);
+      } else {
+        value = it->value().ToString();
+      }
+      entries.emplace_back(std::move(key), std::move(value));
     }
     if (!it->status().ok()) return it->status();
   }

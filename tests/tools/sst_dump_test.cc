@@ -195,16 +195,16 @@ TEST_F(SstDumpTest, ScanPrintsEveryEntryInOrder) {
 TEST_F(SstDumpTest, ScanPrintsCompressedValuesUncompressed) {
   const std::string value(600, 'q');
   std::string stored;
-  ASSERT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel,
-                            value, &stored));
+  ASSERT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel, value,
+                            &stored));
   const std::string path = SstPath("000001.sst");
   Build(path, {{"a", 1, kTypeValue, "plain"},
                {"b", 2, kTypeValueCompressed, stored}});
   RunResult r = Run("--command=scan --file=" + ShellQuote(path));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(Lines(r.out), (std::vector<std::string>{
-                              "'a' seq:1, type:1 => plain",
-                              "'b' seq:2, type:4 => " + value}));
+  EXPECT_EQ(Lines(r.out),
+            (std::vector<std::string>{"'a' seq:1, type:1 => plain",
+                                      "'b' seq:2, type:4 => " + value}));
 
   const std::string bad = SstPath("000002.sst");
   Build(bad, {{"b", 2, kTypeValueCompressed, stored.substr(0, 5)}});
@@ -505,6 +505,47 @@ TEST_F(SstDumpTest, RecompressReportsEveryCodecAndWritesNothing) {
   EXPECT_EQ(RecompressRows(r.out),
             (std::vector<std::string>{"NoCompression -", "ZSTD 1", "ZSTD 2"}))
       << r.out;
+}
+
+// Values stored compressed on their own are tried as written: the trial
+// tables are the ones the same values stored plain give.
+TEST_F(SstDumpTest, RecompressTriesCompressedValuesAsWritten) {
+  std::vector<Entry> plain;
+  std::vector<Entry> compressed;
+  for (int i = 0; i < 50; i++) {
+    const std::string key = "key" + std::to_string(100 + i);
+    const std::string value(1000, static_cast<char>('a' + i % 26));
+    std::string stored;
+    ASSERT_TRUE(CompressValue(kSnappyCompression, kDefaultCompressionLevel,
+                              value, &stored));
+    plain.push_back(
+        {key, static_cast<SequenceNumber>(i + 1), kTypeValue, value});
+    compressed.push_back({key, static_cast<SequenceNumber>(i + 1),
+                          kTypeValueCompressed, stored});
+  }
+  // The "file bytes" and "data bytes" of each result row.
+  auto sizes = [this](const std::string& path) {
+    RunResult r =
+        Run("--command=recompress --compression_types=none,snappy "
+            "--file=" +
+            ShellQuote(path));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows;
+    for (const std::string& line : Lines(r.out)) {
+      std::istringstream in(line);
+      std::string codec, level, file_bytes, data_bytes;
+      in >> codec >> level >> file_bytes >> data_bytes;
+      if (codec == "NoCompression" || codec == "Snappy") {
+        rows.push_back(codec + " " + file_bytes + " " + data_bytes);
+      }
+    }
+    return rows;
+  };
+  Build(SstPath("000010.sst"), plain);
+  Build(SstPath("000011.sst"), compressed);
+  const std::vector<std::string> expected = sizes(SstPath("000010.sst"));
+  ASSERT_EQ(2u, expected.size());
+  EXPECT_EQ(expected, sizes(SstPath("000011.sst")));
 }
 
 TEST_F(SstDumpTest, RawDumpsBlocksWithHandlesAndRestartPoints) {
