@@ -10,6 +10,8 @@ namespace cascadedb {
 bool CompressValue(CompressionType type, int level, const Slice& value,
                    std::string* stored) {
   if (type == kNoCompression || !CompressionTypeSupported(type)) return false;
+  // A reader takes a larger claimed size for damage and would refuse it.
+  if (value.size() > kMaxUncompressedBlockSize) return false;
   if (!CompressBlock(type, level, value, stored)) return false;
   if (!CompressionSavesEnough(value.size(), stored->size() + 1)) return false;
   stored->insert(stored->begin(), static_cast<char>(type));

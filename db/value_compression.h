@@ -29,8 +29,10 @@ namespace cascadedb {
 
 // Encodes value compressed with type at level into *stored (replacing its
 // contents). Returns false, leaving *stored unspecified, if type is
-// kNoCompression or unsupported, the codec fails, or the encoding would
-// not save at least 12.5% of value's size: the value is then stored plain.
+// kNoCompression or unsupported, value is larger than a compressed block
+// may be (1 GiB, kMaxUncompressedBlockSize), the codec fails, or the
+// encoding would not save at least 12.5% of value's size: the value is
+// then stored plain.
 bool CompressValue(CompressionType type, int level, const Slice& value,
                    std::string* stored);
 

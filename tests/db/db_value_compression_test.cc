@@ -248,6 +248,11 @@ TEST(ValueCompressionTest, RoundTripsAndRefusesWhatDoesNotSave) {
                              Incompressible(&rnd, 1024), &stored));
   EXPECT_FALSE(CompressValue(static_cast<CompressionType>(0x55),
                              kDefaultCompressionLevel, half, &stored));
+  // Above what a reader accepts as a compressed payload's size, a value
+  // stays plain (it would otherwise read as damage).
+  const std::string huge(kMaxUncompressedBlockSize + 1, 'h');
+  EXPECT_FALSE(CompressValue(kSnappyCompression, kDefaultCompressionLevel, huge,
+                             &stored));
 }
 
 TEST(ValueCompressionTest, MalformedEncodingsAreCorruption) {
