@@ -132,6 +132,14 @@ inline uint64_t ExtractTrailer(const Slice& internal_key) {
                        kInternalKeyTrailerSize);
 }
 
+// Sets the type of the encoded internal key *key, in place (the type is
+// the trailer's low byte, stored first: the trailer is little-endian).
+// REQUIRES: key->size() >= kInternalKeyTrailerSize
+inline void SetInternalKeyType(std::string* key, ValueType t) {
+  assert(key->size() >= kInternalKeyTrailerSize);
+  (*key)[key->size() - kInternalKeyTrailerSize] = static_cast<char>(t);
+}
+
 // ParseInternalKey's error for internal_key, which it could not decode.
 Status MalformedInternalKey(const Slice& internal_key);
 

@@ -93,9 +93,8 @@ Status TableFileWriter::Open(const std::string& dbname, uint64_t number,
 void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
   assert(builder_ != nullptr);
   if (internal_key.size() >= kInternalKeyTrailerSize) {
-    const char* type_byte =
-        internal_key.data() + internal_key.size() - kInternalKeyTrailerSize;
-    const auto type = static_cast<ValueType>(*type_byte);
+    const auto type =
+        static_cast<ValueType>(ExtractTrailer(internal_key) & 0xff);
     if (type == kTypeValueCompressed) {
       AddToBuilder(internal_key, value, /*value_compressed=*/true);
       return;
@@ -104,10 +103,8 @@ void TableFileWriter::Add(const Slice& internal_key, const Slice& value) {
         value.size() >= value_compression_min_size_ &&
         CompressValue(value_compression_, value_compression_level_, value,
                       &value_scratch_)) {
-      // The type is the trailer's low byte, stored first (little-endian).
       key_scratch_.assign(internal_key.data(), internal_key.size());
-      key_scratch_[internal_key.size() - kInternalKeyTrailerSize] =
-          static_cast<char>(kTypeValueCompressed);
+      SetInternalKeyType(&key_scratch_, kTypeValueCompressed);
       AddToBuilder(key_scratch_, value_scratch_, /*value_compressed=*/true);
       return;
     }

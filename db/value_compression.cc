@@ -37,4 +37,15 @@ Status UncompressValue(const Slice& stored, std::string* value) {
   return s;
 }
 
+Status ValueAsWritten(ValueType type, const Slice& stored, std::string* scratch,
+                      Slice* value) {
+  if (type != kTypeValueCompressed) {
+    *value = stored;
+    return Status::OK();
+  }
+  Status s = UncompressValue(stored, scratch);
+  *value = s.ok() ? Slice(*scratch) : Slice();
+  return s;
+}
+
 }  // namespace cascadedb

@@ -24,6 +24,7 @@
 #include "cascadedb/options.h"
 #include "cascadedb/slice.h"
 #include "cascadedb/status.h"
+#include "db/dbformat.h"
 
 namespace cascadedb {
 
@@ -41,6 +42,12 @@ bool CompressValue(CompressionType type, int level, const Slice& value,
 // malformed encoding or an unknown codec; never reads outside stored,
 // whatever its bytes.
 Status UncompressValue(const Slice& stored, std::string* value);
+
+// The value of an entry of type as its writer gave it: *value is stored
+// itself, or for kTypeValueCompressed stored uncompressed into *scratch
+// (then valid while *scratch is). Errors as UncompressValue's.
+Status ValueAsWritten(ValueType type, const Slice& stored, std::string* scratch,
+                      Slice* value);
 
 }  // namespace cascadedb
 

@@ -705,13 +705,9 @@ Status Ldb::InternalDump() {
     if (!s.ok()) return s.WithContext("entry " + std::to_string(count));
     if (has_to_ && ikey.user_key.compare(to_) >= 0) break;
     if (!count_only) {
-      Slice value = it->value();
-      if (ikey.type == kTypeValueCompressed) {
-        // Shown as the DB returns it.
-        s = UncompressValue(value, &uncompressed);
-        if (!s.ok()) return s.WithContext("entry " + std::to_string(count));
-        value = uncompressed;
-      }
+      Slice value;  // shown as the DB returns it
+      s = ValueAsWritten(ikey.type, it->value(), &uncompressed, &value);
+      if (!s.ok()) return s.WithContext("entry " + std::to_string(count));
       PrintLine("'" + Key(ikey.user_key) + "' @ " +
                 std::to_string(ikey.sequence) + " : " +
                 std::to_string(static_cast<int>(ikey.type)) + " => " +

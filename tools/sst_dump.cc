@@ -978,14 +978,10 @@ Status SstDump::Scan(const std::string& path, bool print) {
     }
     last.assign(it->key().data(), it->key().size());
     if (print) {
-      Slice value = it->value();
-      if (ikey.type == kTypeValueCompressed) {
-        // Shown as the DB returns it.
-        s = UncompressValue(value, &uncompressed);
-        if (!s.ok()) {
-          return s.WithContext(path + ": entry " + std::to_string(count));
-        }
-        value = uncompressed;
+      Slice value;  // shown as the DB returns it
+      s = ValueAsWritten(ikey.type, it->value(), &uncompressed, &value);
+      if (!s.ok()) {
+        return s.WithContext(path + ": entry " + std::to_string(count));
       }
       PrintLine("'" + FormatBytes(ikey.user_key, opts_.output_hex) +
                 "' seq:" + std::to_string(ikey.sequence) +
@@ -1074,9 +1070,7 @@ Status SstDump::Recompress(const std::string& path) {
           return s.WithContext(path + ": entry " +
                                std::to_string(entries.size()));
         }
-        // The type is the trailer's low byte, stored first.
-        key[key.size() - kInternalKeyTrailerSize] =
-            static_cast<char>(kTypeValue);
+        SetInternalKeyType(&key, kTypeValue);
       } else {
         value = it->value().ToString();
       }

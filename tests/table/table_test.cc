@@ -1230,10 +1230,10 @@ TEST(TableTest, BlocksOfCompressedValuesAreNotCompressedAgain) {
   }
   EXPECT_GT(raw, 10);
   EXPECT_GT(compressed, 10);
-  EXPECT_EQ(kv.size(), Scan(std::unique_ptr<Iterator>(
-                                table->NewIterator(ReadOptions()))
-                                .get())
-                           .size());
+  EXPECT_EQ(
+      kv.size(),
+      Scan(std::unique_ptr<Iterator>(table->NewIterator(ReadOptions())).get())
+          .size());
 }
 
 TEST(TableTest, BlockWalkerStopsAtACorruptBlockNamingTheFile) {
