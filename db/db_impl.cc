@@ -19,6 +19,7 @@
 #include "db/db_iter.h"
 #include "db/filename.h"
 #include "db/flush_job.h"
+#include "db/log_format.h"
 #include "db/log_reader.h"
 #include "db/memtable.h"
 #include "db/table_cache.h"
@@ -26,6 +27,7 @@
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
 #include "table/merging_iterator.h"
+#include "util/coding.h"
 #include "util/perf_context_imp.h"
 #include "util/thread_pool.h"
 
@@ -247,6 +249,7 @@ Status DBImpl::CloseLocked() {
   closed_ = true;
   shutting_down_.store(true, std::memory_order_release);
   while (HasBackgroundWork() || manual_compactions_ > 0) bg_cv_.Wait();
+  DropPreparedWal();
   // The files handed to the deleter go before the DB lock is released, and
   // so do the WALs kept for recycling (obsolete: the next Open would delete
   // them).
@@ -352,6 +355,7 @@ Status DBImpl::Open() {
   mutex_.Lock();
   UpdateWriteController();
   MaybeScheduleCompaction();
+  MaybePrepareNextWal();
   Log(info_log_.get(), "DB opened: %s", versions_->LevelSummary().c_str());
   if (options_.stats_dump_period_sec > 0) {
     stats_thread_ = std::thread([this] { StatsDumpLoop(); });
@@ -454,7 +458,7 @@ Status DBImpl::Recover(VersionEdit* edit) {
   // count.
   size_t newest_with_data = 0;
   for (size_t i = 0; i < logs.size(); ++i) {
-    if (WalMayHoldRecords(WalFileName(dbname_, logs[i]))) newest_with_data = i;
+    if (WalMayHoldRecords(logs[i])) newest_with_data = i;
   }
   SequenceNumber max_sequence = versions_->LastSequence();
   bool stop_replay = false;
@@ -506,20 +510,34 @@ Status DBImpl::CheckLiveFiles(const std::vector<std::string>& children) {
   return Status::OK();
 }
 
-bool DBImpl::WalMayHoldRecords(const std::string& fname) {
+bool DBImpl::WalMayHoldRecords(uint64_t number) {
   // The writer starts at offset 0 and never leaves a gap, so a WAL whose
-  // first record header is all zeros (or missing) holds no record.
+  // first record header is all zeros (or missing) holds no record, and
+  // neither does one whose first record is another log's: a recycled file
+  // taken for this log (a prepared next WAL, MaybePrepareNextWal) and
+  // never written.
   std::unique_ptr<SequentialFile> file;
-  if (!env_->NewSequentialFile(fname, &file, EnvOptions()).ok()) {
+  if (!env_->NewSequentialFile(WalFileName(dbname_, number), &file,
+                               EnvOptions())
+           .ok()) {
     return true;  // unreadable: let replay report it
   }
-  char scratch[log::kHeaderSize];
+  char scratch[log::kRecyclableHeaderSize];
   Slice header;
   if (!file->Read(sizeof(scratch), &header, scratch).ok()) return true;
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] != 0) return true;
+  bool zeros = true;
+  for (size_t i = 0; i < std::min(header.size(), log::kHeaderSize); ++i) {
+    if (header[i] != 0) zeros = false;
   }
-  return false;
+  if (zeros) return false;
+  const auto type = static_cast<unsigned char>(header[log::kHeaderSize - 1]);
+  if (header.size() == log::kRecyclableHeaderSize &&
+      log::IsRecyclableType(type) &&
+      DecodeFixed32(header.data() + log::kHeaderSize) !=
+          static_cast<uint32_t>(number)) {
+    return false;
+  }
+  return true;
 }
 
 Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
@@ -746,29 +764,49 @@ Status DBImpl::SyncLogDir() {
   return s;
 }
 
-Status DBImpl::NewLogFile() {
+std::string DBImpl::TakeRecycledLog() {
   mutex_.AssertHeld();
-  const uint64_t number = versions_->NewFileNumber();
+  if (recycled_logs_.empty()) return std::string();
+  std::string path = dbname_ + "/" + recycled_logs_.front();
+  FileGone(std::move(recycled_logs_.front()));
+  recycled_logs_.pop_front();
+  return path;
+}
+
+Status DBImpl::CreateWalFile(uint64_t number, const std::string& recycled,
+                             std::unique_ptr<WritableFile>* file) {
   const std::string fname = WalFileName(dbname_, number);
-  std::unique_ptr<WritableFile> file;
+  file->reset();
   Status s;
-  if (!recycled_logs_.empty()) {
-    const std::string old_name = dbname_ + "/" + recycled_logs_.front();
-    FileGone(std::move(recycled_logs_.front()));
-    recycled_logs_.pop_front();
-    s = env_->ReuseWritableFile(fname, old_name, &file, wal_env_options_);
-    Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
+  if (!recycled.empty()) {
+    s = env_->ReuseWritableFile(fname, recycled, file, wal_env_options_);
+    Log(info_log_.get(), "Recycle %s as %s: %s", recycled.c_str(),
         fname.c_str(), s.ToString().c_str());
     // On failure a fresh file it is (the old one, if not renamed, is
     // obsolete and goes with the next RemoveObsoleteFiles).
-    if (!s.ok()) file.reset();
+    if (!s.ok()) file->reset();
   }
-  if (file == nullptr) {
-    s = env_->NewWritableFile(fname, &file, wal_env_options_);
+  if (*file == nullptr) {
+    s = env_->NewWritableFile(fname, file, wal_env_options_);
   }
-  if (!s.ok()) {
-    versions_->ReuseFileNumber(number);
-    return s;
+  return s;
+}
+
+Status DBImpl::NewLogFile() {
+  mutex_.AssertHeld();
+  assert(!wal_preparing_);
+  uint64_t number;
+  std::unique_ptr<WritableFile> file;
+  if (next_wal_file_ != nullptr) {
+    number = next_wal_number_;
+    file = std::move(next_wal_file_);
+  } else {
+    number = versions_->NewFileNumber();
+    Status s = CreateWalFile(number, TakeRecycledLog(), &file);
+    if (!s.ok()) {
+      versions_->ReuseFileNumber(number);
+      return s;
+    }
   }
   // The WAL's directory entry must be durable before the MANIFEST names
   // it or a synced write in it is acknowledged; both do SyncLogDir first.
@@ -784,7 +822,62 @@ Status DBImpl::NewLogFile() {
   mem_log_number_ = number;
   log_dirty_ = false;
   PlaceWalHelper(/*force=*/true);
-  return s;
+  return Status::OK();
+}
+
+void DBImpl::MaybePrepareNextWal() {
+  mutex_.AssertHeld();
+  if (read_only_ || wal_preparing_ || next_wal_file_ != nullptr ||
+      shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) {
+    return;
+  }
+  wal_preparing_ = true;
+  auto* job =
+      new WalPreparation{this, versions_->NewFileNumber(), TakeRecycledLog()};
+  // Called by the leading writer after a switch: placed as the WAL's own
+  // helper is (PlaceWalHelper), so that it does not take the writer's CPU
+  // for the file's creation.
+  if (wal_helper_beside_) {
+    WritersHelper()->ScheduleBesideCaller(&DBImpl::BGWorkPrepareWal, job);
+  } else {
+    WritersHelper()->Schedule(&DBImpl::BGWorkPrepareWal, job);
+  }
+}
+
+void DBImpl::BGWorkPrepareWal(void* arg) {
+  std::unique_ptr<WalPreparation> job(static_cast<WalPreparation*>(arg));
+  DBImpl* const db = job->db;
+  std::unique_ptr<WritableFile> file;
+  Status s = db->CreateWalFile(job->number, job->recycled, &file);
+  MutexLock l(&db->mutex_);
+  db->wal_preparing_ = false;
+  if (s.ok()) {
+    // Close takes it back if no switch does.
+    db->next_wal_number_ = job->number;
+    db->next_wal_file_ = std::move(file);
+  } else {
+    // The next switch makes its WAL itself and reports what fails then.
+    Log(InfoLogLevel::kWarn, db->info_log_.get(),
+        "Preparing WAL %" PRIu64 " failed: %s", job->number,
+        s.ToString().c_str());
+  }
+  db->bg_cv_.SignalAll();
+}
+
+void DBImpl::DropPreparedWal() {
+  mutex_.AssertHeld();
+  while (wal_preparing_) bg_cv_.Wait();
+  if (next_wal_file_ == nullptr) return;
+  std::unique_ptr<WritableFile> file = std::move(next_wal_file_);
+  const std::string fname = WalFileName(dbname_, next_wal_number_);
+  mutex_.Unlock();
+  // Unused: nothing was written to it and nothing names it.
+  file->Close().IgnoreError();
+  file.reset();
+  Status s = env_->RemoveFile(fname);
+  Log(info_log_.get(), "Delete unused WAL %s: %s", fname.c_str(),
+      s.ToString().c_str());
+  mutex_.Lock();
 }
 
 void DBImpl::PlaceWalHelper(bool force) {
@@ -1434,6 +1527,10 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
 
 Status DBImpl::SwitchMemtable() {
   mutex_.AssertHeld();
+  // A WAL being prepared is the next one: WALs are replayed in the order
+  // of their numbers, so none made after it may be written first. Its job
+  // is short and was started a whole memtable ago.
+  while (wal_preparing_) bg_cv_.Wait();
   // The old WAL is synced before any later write is acknowledged as
   // synced (a sync on the new WAL must not outlive unsynced data in the
   // old one), but lazily: by the next sync=true write, SyncWAL or Close.
@@ -1476,6 +1573,7 @@ Status DBImpl::SwitchMemtable() {
   HandOffOrScheduleFlush();  // decided on the state after the switch
   // Writes are paced to the flush once it is scheduled (not handed off).
   if (bg_flush_scheduled_) UpdateWriteController();
+  MaybePrepareNextWal();
   return Status::OK();
 }
 
@@ -2324,7 +2422,8 @@ Status DBImpl::WaitForCompact() {
       if (closed_) return Status::Aborted("DB closed");
       MaybeScheduleFlush();
       MaybeScheduleCompaction();
-      if (!HasBackgroundWork()) break;
+      // The next WAL's preparation too: its file is there once this returns.
+      if (!HasBackgroundWork() && !wal_preparing_) break;
       bg_cv_.Wait();
     }
   }

@@ -139,9 +139,10 @@ class DBImpl : public DB, private ReadSampler {
   Status Recover(VersionEdit* edit) REQUIRES(mutex_);
   Status CheckLiveFiles(const std::vector<std::string>& children)
       REQUIRES(mutex_);
-  // False if the WAL fname surely holds no record: it is empty or starts
-  // with a zero header (space an mmap WAL reserved). Read errors say true.
-  bool WalMayHoldRecords(const std::string& fname);
+  // False if WAL number surely holds no record: it is empty, starts with
+  // a zero header (space an mmap WAL reserved), or starts with another
+  // log's record (a recycled file never written). Read errors say true.
+  bool WalMayHoldRecords(uint64_t number);
   Status RecoverLogFile(uint64_t log_number, bool last_log, VersionEdit* edit,
                         SequenceNumber* max_sequence, bool* stop_replay)
       REQUIRES(mutex_);
@@ -152,7 +153,32 @@ class DBImpl : public DB, private ReadSampler {
   // pending_outputs_: the caller erases it once the edit is installed.
   Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, const char* reason,
                           FlushJobInfo* info) REQUIRES(mutex_);
+  // Makes the next WAL the active one: the prepared one (next_wal_file_)
+  // if there is one, else one made here. REQUIRES: no WAL is being
+  // prepared.
   Status NewLogFile() REQUIRES(mutex_);
+  // Takes one of recycled_logs_ for a new WAL: its path, or "" if none.
+  std::string TakeRecycledLog() REQUIRES(mutex_);
+  // Creates the file of WAL number, over recycled (a path TakeRecycledLog
+  // gave) if that is not empty and the rename works. Needs no mutex.
+  Status CreateWalFile(uint64_t number, const std::string& recycled,
+                       std::unique_ptr<WritableFile>* file);
+  // Starts making the next WAL's file on the writers' helper thread
+  // (util/thread_pool.h), unless one is ready or being made, or the DB is
+  // read-only, closing or failed. A memtable switch then takes a ready file
+  // instead of renaming (or creating), opening and mapping one on the
+  // leading writer's path, which took 100-500 us.
+  void MaybePrepareNextWal() REQUIRES(mutex_);
+  struct WalPreparation {
+    DBImpl* db;
+    uint64_t number;
+    std::string recycled;  // a path from TakeRecycledLog, or ""
+  };
+  // MaybePrepareNextWal's job (arg is a WalPreparation, owned by the job).
+  static void BGWorkPrepareWal(void* arg);
+  // Waits for a preparation under way, then closes and deletes an unused
+  // prepared WAL. Releases the mutex while it waits and deletes.
+  void DropPreparedWal() REQUIRES(mutex_);
   // Syncs the DB directory so a new WAL's entry is durable. Releases the
   // mutex during the sync.
   Status SyncLogDir() REQUIRES(mutex_);
@@ -406,6 +432,12 @@ class DBImpl : public DB, private ReadSampler {
   // What PlaceWalHelper last told logfile_.
   bool wal_helper_beside_ GUARDED_BY(mutex_) = false;
   std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
+  // The next WAL, made ahead (MaybePrepareNextWal): its file once ready,
+  // and whether its job is queued or running. Its number is taken when
+  // the job starts, so no WAL made after it may be used before it.
+  std::unique_ptr<WritableFile> next_wal_file_ GUARDED_BY(mutex_);
+  uint64_t next_wal_number_ GUARDED_BY(mutex_) = 0;
+  bool wal_preparing_ GUARDED_BY(mutex_) = false;
   // WAL recycling (Options::recycle_log_file_num; 0 under
   // kAbsoluteConsistency). Obsolete WALs kept to be written over, oldest
   // first, by file name.

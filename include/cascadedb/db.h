@@ -173,8 +173,9 @@ class DB {
   // still be being closed (WaitForCompact waits for that too).
   virtual Status Flush(const FlushOptions& options) = 0;
 
-  // Waits until no flush or compaction is running or needed. Returns the
-  // background error, if any.
+  // Waits until no flush or compaction is running or needed, and the next
+  // WAL, which the DB makes ahead of the memtable switch that needs it, is
+  // ready. Returns the background error, if any.
   virtual Status WaitForCompact() = 0;
 
   // Syncs the WAL: every write acknowledged so far becomes durable.

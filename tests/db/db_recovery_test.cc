@@ -64,6 +64,12 @@ class DBRecoveryTest : public testing::Test {
     ASSERT_OK(WriteStringToFile(Env::Default(), data, dir_.File(name)));
   }
 
+  int NumImmutableMemtables() {
+    uint64_t n = 0;
+    EXPECT_TRUE(db_->GetIntProperty("cascadedb.num-immutable-mem-table", &n));
+    return static_cast<int>(n);
+  }
+
   std::string CurrentManifest() {
     std::string current = ReadFile("CURRENT");
     if (!current.empty() && current.back() == '\n') current.pop_back();
@@ -118,6 +124,30 @@ TEST_F(DBRecoveryTest, ZeroFilledNewestWalDoesNotHideATornTail) {
   std::snprintf(newer, sizeof(newer), "%06llu.log",
                 static_cast<unsigned long long>(number + 100));
   WriteFile(newer, std::string(64 << 10, '\0'));
+
+  ASSERT_OK(TryOpen());
+  EXPECT_EQ(std::string(10000, 'a'), Get("key0"));
+  EXPECT_EQ(std::string(10000, 'd'), Get("key3"));
+  EXPECT_EQ("NOT_FOUND", Get("key4"));
+}
+
+// The next WAL is made ahead of the switch that needs it, often over a
+// recycled WAL: a crash before the switch leaves a newer WAL that starts
+// with an older log's records. It holds none of its own, so the WAL
+// before it is still the newest with data, and that one's torn tail is
+// tolerated as before.
+TEST_F(DBRecoveryTest, RecycledNewestWalNeverWrittenDoesNotHideATornTail) {
+  WriteToWal(5);
+  const std::string wal = Files(".log")[0];
+  std::string data = ReadFile(wal);
+  ASSERT_GT(data.size(), 11u);
+  ASSERT_EQ(5, data[6]) << "a recyclable FULL fragment, with a log number";
+  const uint64_t number = std::stoull(wal.substr(0, wal.size() - 4));
+  char newer[32];
+  std::snprintf(newer, sizeof(newer), "%06llu.log",
+                static_cast<unsigned long long>(number + 100));
+  WriteFile(newer, data);  // the older log's records, as recycled
+  WriteFile(wal, data.substr(0, data.size() - 100));  // cut the last record
 
   ASSERT_OK(TryOpen());
   EXPECT_EQ(std::string(10000, 'a'), Get("key0"));
@@ -289,11 +319,11 @@ TEST_F(DBRecoveryTest, SyncedWriteSyncsTheOlderWalOfAnUnflushedMemtable) {
   // Up to one memtable switch (a second WAL): that memtable's flush is
   // held, and the writes stop short of filling the next one.
   int n = 0;
-  for (; n < 400 && Files(".log").size() < 2; ++n) {
+  for (; n < 400 && NumImmutableMemtables() == 0; ++n) {
     ASSERT_OK(db_->Put(WriteOptions(), "u" + std::to_string(n),
                        std::string(300, 'u')));
   }
-  ASSERT_EQ(2u, Files(".log").size());
+  ASSERT_EQ(1, NumImmutableMemtables());
   for (int i = 0; i < 1000 && !env.Holding(1); ++i) {
     Env::Default()->SleepForMicroseconds(10000);
   }
@@ -356,18 +386,21 @@ TEST_F(DBRecoveryTest, ObsoleteWalIsWrittenOverAsTheNextWal) {
           std::string(500 + 37 * round, static_cast<char>('a' + i % 26));
       ASSERT_OK(db_->Put(WriteOptions(), key, expected[key]));
     }
+    ASSERT_OK(db_->WaitForCompact());  // the next WAL made ahead
     const std::vector<std::string> before = Files(".log");
+    ASSERT_LE(2u, before.size());
     ASSERT_OK(db_->Flush(FlushOptions()));  // a new WAL; the old one kept
     // Flush returns once the table is installed; the flush keeps the old
-    // WAL after that.
+    // WAL after that, and the WAL after the new one is made ahead.
     ASSERT_OK(db_->WaitForCompact());
     const std::vector<std::string> after = Files(".log");
-    EXPECT_EQ(2u, after.size()) << "the live WAL and one kept";
-    // The new WAL is the file kept at the last flush.
+    ASSERT_EQ(3u, after.size()) << "one WAL kept, the live one, the next";
+    EXPECT_EQ(before[before.size() - 2], after[0]) << "the flushed WAL kept";
+    EXPECT_EQ(before.back(), after[1]) << "the next WAL is the live one";
+    // The WAL made ahead is the file kept at the last flush.
     const std::string newest = dir_.File(after.back());
     if (kept_inode != 0 && Inode(newest) == kept_inode) ++recycled;
     kept_inode = Inode(dir_.File(after.front()));
-    EXPECT_EQ(before.back(), after.front()) << "the flushed WAL is kept";
   }
   EXPECT_EQ(4, recycled);
   ASSERT_OK(TryOpen());  // closed: the kept WAL is deleted with it
@@ -376,6 +409,57 @@ TEST_F(DBRecoveryTest, ObsoleteWalIsWrittenOverAsTheNextWal) {
   ASSERT_OK(TryOpen());
   for (const auto& kv : expected)
     EXPECT_EQ(kv.second, Get(kv.first)) << kv.first;
+}
+
+// A crash image of an open DB, its next WAL made ahead over a recycled
+// one, opens with every write, the live WAL's torn tail tolerated.
+TEST_F(DBRecoveryTest, CrashImageWithTheNextWalMadeAheadOpens) {
+  options_.recycle_log_file_num = 2;
+  ASSERT_OK(TryOpen());
+  std::map<std::string, std::string> expected;
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 30; ++i) {
+      const std::string key =
+          "r" + std::to_string(round) + "k" + std::to_string(i);
+      expected[key] = std::string(700 + i, static_cast<char>('a' + round));
+      ASSERT_OK(db_->Put(WriteOptions(), key, expected[key]));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());
+  }
+  for (int i = 0; i < 30; ++i) {
+    const std::string key = "live" + std::to_string(i);
+    expected[key] = std::string(700 + i, 'z');
+    ASSERT_OK(db_->Put(WriteOptions(), key, expected[key]));
+  }
+  const std::vector<std::string> wals = Files(".log");
+  ASSERT_EQ(3u, wals.size()) << "one kept, the live one, the next";
+  const std::string next = ReadFile(wals[2]);
+  ASSERT_GT(next.size(), 11u);
+  EXPECT_EQ(5, next[6]) << "the next WAL is a recycled one";
+  test::TempDir copy;
+  CopyFiles(dir_.path(), copy.path());
+  // The last write torn.
+  const std::string live = copy.File(wals[1]);
+  std::string data;
+  ASSERT_OK(ReadFileToString(Env::Default(), live, &data));
+  const std::string last = "live29";
+  const size_t at = data.rfind(last);
+  ASSERT_NE(std::string::npos, at);
+  ASSERT_OK(WriteStringToFile(Env::Default(), data.substr(0, at + 200), live));
+  expected.erase(last);
+  db_.reset();
+
+  std::unique_ptr<DB> db;
+  Options o = options_;
+  ASSERT_OK(DB::Open(o, copy.path(), &db));
+  for (const auto& kv : expected) {
+    std::string value;
+    ASSERT_OK(db->Get(ReadOptions(), kv.first, &value)) << kv.first;
+    EXPECT_EQ(kv.second, value) << kv.first;
+  }
+  std::string value;
+  EXPECT_TRUE(db->Get(ReadOptions(), last, &value).IsNotFound());
 }
 
 TEST_F(DBRecoveryTest, NoWalIsKeptWhenRecyclingIsOffOrAbsolute) {
@@ -389,7 +473,8 @@ TEST_F(DBRecoveryTest, NoWalIsKeptWhenRecyclingIsOffOrAbsolute) {
       ASSERT_OK(db_->Put(WriteOptions(), "k" + std::to_string(round), "v"));
       ASSERT_OK(db_->Flush(FlushOptions()));
       ASSERT_OK(db_->WaitForCompact());  // the old WAL removed
-      EXPECT_EQ(1u, Files(".log").size()) << variant;
+      EXPECT_EQ(2u, Files(".log").size())
+          << variant << ": the live WAL and the next, made ahead";
     }
     // And the WAL has no log numbers in its headers.
     ASSERT_OK(db_->Put(WriteOptions(), "last", "v"));
@@ -525,17 +610,20 @@ TEST_F(DBRecoveryTest, DefaultsKeepTwoWalsThatGoObsoleteTogether) {
     ASSERT_OK(db_->Put(WriteOptions(), "held" + std::to_string(round), "v"));
     ASSERT_OK(db_->Flush(no_wait));  // a new WAL; the flush is held
   }
-  const std::vector<std::string> held = Files(".log");
-  ASSERT_EQ(3u, held.size()) << "two WALs of held flushes and the live one";
   env.Hold(false);
   ASSERT_OK(db_->WaitForCompact());
-  EXPECT_EQ(held, Files(".log")) << "both obsolete WALs kept";
+  const std::vector<std::string> held = Files(".log");
+  // The next WAL was made before they went obsolete: a fresh file.
+  ASSERT_EQ(4u, held.size())
+      << "two WALs of held flushes, the live one and the next";
   const std::set<uint64_t> kept = {Inode(dir_.File(held[0])),
                                    Inode(dir_.File(held[1]))};
   std::set<uint64_t> reused;
   for (int round = 0; round < 2; ++round) {
     ASSERT_OK(db_->Put(WriteOptions(), "next" + std::to_string(round), "v"));
     ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());
+    // The WAL made ahead after this switch.
     reused.insert(Inode(dir_.File(Files(".log").back())));
   }
   EXPECT_EQ(kept, reused);

@@ -216,10 +216,13 @@ class WalHintEnv : public test::WritableFileHookEnv {
 
   uint64_t NowMicros() override { return target()->NowMicros() + skew_; }
 
-  // The last hint given to the newest WAL: 1 beside, 0 not, -1 none yet.
-  int newest_hint() {
+  // The last hint given to the live WAL: 1 beside, 0 not, -1 none yet.
+  // REQUIRES: the next WAL has been made ahead (DB::WaitForCompact), so
+  // the live one is the second newest.
+  int live_hint() {
     std::lock_guard<std::mutex> l(mu_);
-    return newest_hint_;
+    auto it = hints_.find(wals_ - 1);
+    return it != hints_.end() ? it->second : -1;
   }
   void Advance(uint64_t micros) { skew_ += micros; }
 
@@ -231,7 +234,6 @@ class WalHintEnv : public test::WritableFileHookEnv {
     if (s.ok() && test::EndsWith(fname, ".log")) {
       std::lock_guard<std::mutex> l(mu_);
       wals_++;
-      newest_hint_ = -1;
       *result = std::make_unique<File>(std::move(*result), this, wals_);
     }
     return s;
@@ -243,7 +245,7 @@ class WalHintEnv : public test::WritableFileHookEnv {
         : WritableFileWrapper(std::move(t)), env_(env), id_(id) {}
     void SetHelperBesideWriter(bool beside) override {
       std::lock_guard<std::mutex> l(env_->mu_);
-      if (id_ == env_->wals_) env_->newest_hint_ = beside ? 1 : 0;
+      env_->hints_[id_] = beside ? 1 : 0;
       WritableFileWrapper::SetHelperBesideWriter(beside);
     }
 
@@ -254,7 +256,7 @@ class WalHintEnv : public test::WritableFileHookEnv {
 
   std::mutex mu_;
   int wals_ = 0;
-  int newest_hint_ = -1;
+  std::map<int, int> hints_;  // by WAL, in the order they were made
   std::atomic<uint64_t> skew_{0};
 };
 
@@ -265,30 +267,33 @@ TEST_F(DBStallTest, WalHelperStaysBesideTheWriterUnlessCompactionBound) {
   ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(1000, 'h');
   ASSERT_OK(db_->Put(WriteOptions(), Key(0), value));
-  EXPECT_EQ(1, env.newest_hint())
-      << "no stall yet: the writer is the bottleneck";
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(1, env.live_hint()) << "no stall yet: the writer is the bottleneck";
 
   // Two L0 files reach the slowdown trigger.
   for (int i = 1; i <= 2; ++i) {
     ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
     ASSERT_OK(db_->Flush(FlushOptions()));
   }
+  ASSERT_OK(db_->WaitForCompact());  // compactions are off
   ASSERT_EQ("l0_slowdown", StallStats()["cause"]);
-  EXPECT_EQ(0, env.newest_hint()) << "writes are delayed";
+  EXPECT_EQ(0, env.live_hint()) << "writes are delayed";
 
   // Cleared, but only just: writers have been waiting for compaction.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ASSERT_EQ("none", StallStats()["cause"]);
   ASSERT_OK(db_->Put(WriteOptions(), Key(3), value));
   ASSERT_OK(db_->Flush(FlushOptions()));  // a new WAL, told at once
-  EXPECT_EQ(0, env.newest_hint());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(0, env.live_hint());
 
   // Long after the stall, the next WAL's helper stays beside the writer.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   env.Advance(60ull * 1000 * 1000);
   ASSERT_OK(db_->Put(WriteOptions(), Key(4), value));
   ASSERT_OK(db_->Flush(FlushOptions()));
-  EXPECT_EQ(1, env.newest_hint());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(1, env.live_hint());
   CheckAllPresent(5, value);
   db_.reset();
 }

@@ -816,7 +816,53 @@ TEST_F(DBTest, ObsoleteFilesAreDeleted) {
   std::vector<LiveFileMetaData> live;
   db_->GetLiveFilesMetaData(&live);
   EXPECT_EQ(live.size(), test::FilesWithSuffix(dir_.path(), ".sst").size());
-  EXPECT_EQ(1u, test::FilesWithSuffix(dir_.path(), ".log").size());
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(2u, test::FilesWithSuffix(dir_.path(), ".log").size())
+      << "the live WAL and the next one, made ahead";
+  db_.reset();
+  EXPECT_EQ(1u, test::FilesWithSuffix(dir_.path(), ".log").size())
+      << "Close deletes the unused next WAL";
+}
+
+// Fails the creation of the WAL that is made ahead after Open (the second
+// one), leaving the others alone.
+class FailSecondWalEnv : public test::WritableFileHookEnv {
+ public:
+  FailSecondWalEnv() : WritableFileHookEnv(Env::Default()) {}
+  int wals() const { return wals_.load(); }
+
+ private:
+  Status OnWritableFile(const std::string& fname, const EnvOptions& /*options*/,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* result) override {
+    if (s.ok() && test::EndsWith(fname, ".log") && ++wals_ == 2) {
+      result->reset();
+      return Status::IOError(fname, "injected");
+    }
+    return s;
+  }
+
+  std::atomic<int> wals_{0};
+};
+
+// The next WAL is made ahead of the memtable switch that needs it. If
+// that fails, the switch makes it itself, and nothing is lost.
+TEST_F(DBTest, ASwitchMakesTheWalThatCouldNotBeMadeAhead) {
+  FailSecondWalEnv env;
+  options_.env = &env;
+  options_.recycle_log_file_num = 0;
+  Open();
+  ASSERT_OK(db_->WaitForCompact());
+  ASSERT_EQ(2, env.wals()) << "the next WAL was tried ahead";
+  ASSERT_OK(db_->Put(WriteOptions(), "a", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions()));  // a switch: a WAL made here
+  ASSERT_OK(db_->Put(WriteOptions(), "b", "2"));
+  ASSERT_OK(db_->WaitForCompact());
+  EXPECT_EQ(4, env.wals()) << "the switch's own, then the next made ahead";
+  Reopen();
+  EXPECT_EQ("1", Get("a"));
+  EXPECT_EQ("2", Get("b"));
+  db_.reset();
 }
 
 // An Env that, when a background thread lists the DB's directory, checks
