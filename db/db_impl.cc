@@ -767,10 +767,19 @@ Status DBImpl::SyncLogDir() {
 std::string DBImpl::TakeRecycledLog() {
   mutex_.AssertHeld();
   if (recycled_logs_.empty()) return std::string();
-  std::string path = dbname_ + "/" + recycled_logs_.front();
-  FileGone(std::move(recycled_logs_.front()));
+  std::string name = std::move(recycled_logs_.front());
   recycled_logs_.pop_front();
-  return path;
+  // Neither kept again nor deleted by a RemoveObsoleteFiles until it is
+  // renamed: its listing, taken without the mutex, may name it.
+  deleting_.insert(name);
+  return name;
+}
+
+void DBImpl::ReleaseRecycledLog(std::string name) {
+  mutex_.AssertHeld();
+  if (name.empty()) return;
+  deleting_.erase(name);
+  FileGone(std::move(name));
 }
 
 Status DBImpl::CreateWalFile(uint64_t number, const std::string& recycled,
@@ -779,8 +788,9 @@ Status DBImpl::CreateWalFile(uint64_t number, const std::string& recycled,
   file->reset();
   Status s;
   if (!recycled.empty()) {
-    s = env_->ReuseWritableFile(fname, recycled, file, wal_env_options_);
-    Log(info_log_.get(), "Recycle %s as %s: %s", recycled.c_str(),
+    const std::string old_name = dbname_ + "/" + recycled;
+    s = env_->ReuseWritableFile(fname, old_name, file, wal_env_options_);
+    Log(info_log_.get(), "Recycle %s as %s: %s", old_name.c_str(),
         fname.c_str(), s.ToString().c_str());
     // On failure a fresh file it is (the old one, if not renamed, is
     // obsolete and goes with the next RemoveObsoleteFiles).
@@ -802,7 +812,9 @@ Status DBImpl::NewLogFile() {
     file = std::move(next_wal_file_);
   } else {
     number = versions_->NewFileNumber();
-    Status s = CreateWalFile(number, TakeRecycledLog(), &file);
+    std::string recycled = TakeRecycledLog();
+    Status s = CreateWalFile(number, recycled, &file);
+    ReleaseRecycledLog(std::move(recycled));
     if (!s.ok()) {
       versions_->ReuseFileNumber(number);
       return s;
@@ -850,6 +862,7 @@ void DBImpl::BGWorkPrepareWal(void* arg) {
   std::unique_ptr<WritableFile> file;
   Status s = db->CreateWalFile(job->number, job->recycled, &file);
   MutexLock l(&db->mutex_);
+  db->ReleaseRecycledLog(std::move(job->recycled));
   db->wal_preparing_ = false;
   if (s.ok()) {
     // Close takes it back if no switch does.

@@ -157,9 +157,15 @@ class DBImpl : public DB, private ReadSampler {
   // if there is one, else one made here. REQUIRES: no WAL is being
   // prepared.
   Status NewLogFile() REQUIRES(mutex_);
-  // Takes one of recycled_logs_ for a new WAL: its path, or "" if none.
+  // Takes one of recycled_logs_ for a new WAL: its name (in dbname_), or
+  // "" if none. Until ReleaseRecycledLog it is in deleting_, so that no
+  // RemoveObsoleteFiles keeps or deletes it while it is renamed without
+  // the mutex (MaybePrepareNextWal).
   std::string TakeRecycledLog() REQUIRES(mutex_);
-  // Creates the file of WAL number, over recycled (a path TakeRecycledLog
+  // The name TakeRecycledLog gave is renamed (or the rename failed, and
+  // the file is obsolete): counts it as gone. Does nothing for "".
+  void ReleaseRecycledLog(std::string name) REQUIRES(mutex_);
+  // Creates the file of WAL number, over recycled (a name TakeRecycledLog
   // gave) if that is not empty and the rename works. Needs no mutex.
   Status CreateWalFile(uint64_t number, const std::string& recycled,
                        std::unique_ptr<WritableFile>* file);
@@ -172,7 +178,7 @@ class DBImpl : public DB, private ReadSampler {
   struct WalPreparation {
     DBImpl* db;
     uint64_t number;
-    std::string recycled;  // a path from TakeRecycledLog, or ""
+    std::string recycled;  // a name from TakeRecycledLog, or ""
   };
   // MaybePrepareNextWal's job (arg is a WalPreparation, owned by the job).
   static void BGWorkPrepareWal(void* arg);
@@ -521,9 +527,10 @@ class DBImpl : public DB, private ReadSampler {
   // synchronously), and the compaction that made the files obsolete
   // should not wait for that. deleting_ holds the names handed over and
   // not yet deleted, so a later RemoveObsoleteFiles does not hand them
-  // over again, and the WALs a RemoveObsoleteFiles is deleting itself, so
-  // another does not keep them for recycling meanwhile (once gone, a
-  // stale listing's names for them are dropped: files_gone_).
+  // over again, and the WALs a RemoveObsoleteFiles is deleting itself or
+  // a new WAL is being written over (TakeRecycledLog), so another does
+  // not keep or delete them meanwhile (once gone, a stale listing's names
+  // for them are dropped: files_gone_).
   std::unique_ptr<ThreadPool> deleter_ GUARDED_BY(mutex_);
   std::set<std::string> deleting_ GUARDED_BY(mutex_);
   bool purge_scheduled_ GUARDED_BY(mutex_) = false;  // see SchedulePurge

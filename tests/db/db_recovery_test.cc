@@ -360,16 +360,32 @@ uint64_t Inode(const std::string& path) {
 }
 
 // A crash image: every file of dir copied, as they are, into copy (the
-// page cache holds what a killed process wrote, mmap writes included).
+// page cache holds what a killed process wrote, mmap writes included). A
+// file renamed while the files are read (the next WAL made ahead over a
+// kept one) has the directory listed again.
 void CopyFiles(const std::string& dir, const std::string& copy) {
-  std::vector<std::string> children;
-  ASSERT_OK(Env::Default()->GetChildren(dir, &children));
-  for (const std::string& c : children) {
-    if (c == "LOCK") continue;
-    std::string data;
-    ASSERT_OK(ReadFileToString(Env::Default(), dir + "/" + c, &data));
-    ASSERT_OK(WriteStringToFile(Env::Default(), data, copy + "/" + c));
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::vector<std::string> children;
+    ASSERT_OK(Env::Default()->GetChildren(dir, &children));
+    std::map<std::string, std::string> files;
+    bool renamed = false;
+    for (const std::string& c : children) {
+      if (c == "LOCK") continue;
+      Status s = ReadFileToString(Env::Default(), dir + "/" + c, &files[c]);
+      if (s.IsNotFound()) {
+        renamed = true;
+        break;
+      }
+      ASSERT_OK(s);
+    }
+    if (renamed) continue;
+    for (const auto& f : files) {
+      ASSERT_OK(
+          WriteStringToFile(Env::Default(), f.second, copy + "/" + f.first));
+    }
+    return;
   }
+  FAIL() << "the files of " << dir << " kept changing";
 }
 
 TEST_F(DBRecoveryTest, ObsoleteWalIsWrittenOverAsTheNextWal) {
