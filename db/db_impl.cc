@@ -355,7 +355,7 @@ Status DBImpl::Open() {
   mutex_.Lock();
   UpdateWriteController();
   MaybeScheduleCompaction();
-  MaybePrepareNextWal();
+  PrepareNextWal();
   Log(info_log_.get(), "DB opened: %s", versions_->LevelSummary().c_str());
   if (options_.stats_dump_period_sec > 0) {
     stats_thread_ = std::thread([this] { StatsDumpLoop(); });
@@ -514,7 +514,7 @@ bool DBImpl::WalMayHoldRecords(uint64_t number) {
   // The writer starts at offset 0 and never leaves a gap, so a WAL whose
   // first record header is all zeros (or missing) holds no record, and
   // neither does one whose first record is another log's: a recycled file
-  // taken for this log (a prepared next WAL, MaybePrepareNextWal) and
+  // taken for this log (a prepared next WAL, PrepareNextWal) and
   // never written.
   std::unique_ptr<SequentialFile> file;
   if (!env_->NewSequentialFile(WalFileName(dbname_, number), &file,
@@ -837,44 +837,31 @@ Status DBImpl::NewLogFile() {
   return Status::OK();
 }
 
-void DBImpl::MaybePrepareNextWal() {
+void DBImpl::PrepareNextWal() {
   mutex_.AssertHeld();
   if (read_only_ || wal_preparing_ || next_wal_file_ != nullptr ||
       shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) {
     return;
   }
   wal_preparing_ = true;
-  auto* job =
-      new WalPreparation{this, versions_->NewFileNumber(), TakeRecycledLog()};
-  // Called by the leading writer after a switch: placed as the WAL's own
-  // helper is (PlaceWalHelper), so that it does not take the writer's CPU
-  // for the file's creation.
-  if (wal_helper_beside_) {
-    WritersHelper()->ScheduleBesideCaller(&DBImpl::BGWorkPrepareWal, job);
-  } else {
-    WritersHelper()->Schedule(&DBImpl::BGWorkPrepareWal, job);
-  }
-}
-
-void DBImpl::BGWorkPrepareWal(void* arg) {
-  std::unique_ptr<WalPreparation> job(static_cast<WalPreparation*>(arg));
-  DBImpl* const db = job->db;
+  const uint64_t number = versions_->NewFileNumber();
+  std::string recycled = TakeRecycledLog();
   std::unique_ptr<WritableFile> file;
-  Status s = db->CreateWalFile(job->number, job->recycled, &file);
-  MutexLock l(&db->mutex_);
-  db->ReleaseRecycledLog(std::move(job->recycled));
-  db->wal_preparing_ = false;
+  mutex_.Unlock();
+  Status s = CreateWalFile(number, recycled, &file);
+  mutex_.Lock();
+  ReleaseRecycledLog(std::move(recycled));
+  wal_preparing_ = false;
   if (s.ok()) {
-    // Close takes it back if no switch does.
-    db->next_wal_number_ = job->number;
-    db->next_wal_file_ = std::move(file);
+    // Close deletes it if no switch takes it.
+    next_wal_number_ = number;
+    next_wal_file_ = std::move(file);
   } else {
     // The next switch makes its WAL itself and reports what fails then.
-    Log(InfoLogLevel::kWarn, db->info_log_.get(),
-        "Preparing WAL %" PRIu64 " failed: %s", job->number,
-        s.ToString().c_str());
+    Log(InfoLogLevel::kWarn, info_log_.get(),
+        "Preparing WAL %" PRIu64 " failed: %s", number, s.ToString().c_str());
   }
-  db->bg_cv_.SignalAll();
+  bg_cv_.SignalAll();
 }
 
 void DBImpl::DropPreparedWal() {
@@ -1541,8 +1528,8 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
 Status DBImpl::SwitchMemtable() {
   mutex_.AssertHeld();
   // A WAL being prepared is the next one: WALs are replayed in the order
-  // of their numbers, so none made after it may be written first. Its job
-  // is short and was started a whole memtable ago.
+  // of their numbers, so none made after it may be written first. Making
+  // it is short (a rename or create, an open and a mapping).
   while (wal_preparing_) bg_cv_.Wait();
   // The old WAL is synced before any later write is acknowledged as
   // synced (a sync on the new WAL must not outlive unsynced data in the
@@ -1586,7 +1573,6 @@ Status DBImpl::SwitchMemtable() {
   HandOffOrScheduleFlush();  // decided on the state after the switch
   // Writes are paced to the flush once it is scheduled (not handed off).
   if (bg_flush_scheduled_) UpdateWriteController();
-  MaybePrepareNextWal();
   return Status::OK();
 }
 
@@ -1926,6 +1912,9 @@ void DBImpl::BackgroundFlush() {
   assert(bg_flush_scheduled_);
   while (!imm_.empty() && bg_error_.ok() &&
          !shutting_down_.load(std::memory_order_acquire)) {
+    // The next switch's WAL, made here rather than on the writer's path,
+    // and first: that switch may come as soon as this flush is done.
+    PrepareNextWal();
     Status s = FlushOldestImmutable();
     if (!s.ok()) {
       RecordBackgroundError(s, BackgroundErrorReason::kFlush);
@@ -1933,6 +1922,7 @@ void DBImpl::BackgroundFlush() {
     }
   }
   MaybeScheduleCompaction();
+  PrepareNextWal();  // if a switch during the flush took the last one
 }
 
 Status DBImpl::FlushOldestImmutable() {

@@ -160,7 +160,7 @@ class DBImpl : public DB, private ReadSampler {
   // Takes one of recycled_logs_ for a new WAL: its name (in dbname_), or
   // "" if none. Until ReleaseRecycledLog it is in deleting_, so that no
   // RemoveObsoleteFiles keeps or deletes it while it is renamed without
-  // the mutex (MaybePrepareNextWal).
+  // the mutex (PrepareNextWal).
   std::string TakeRecycledLog() REQUIRES(mutex_);
   // The name TakeRecycledLog gave is renamed (or the rename failed, and
   // the file is obsolete): counts it as gone. Does nothing for "".
@@ -169,19 +169,13 @@ class DBImpl : public DB, private ReadSampler {
   // gave) if that is not empty and the rename works. Needs no mutex.
   Status CreateWalFile(uint64_t number, const std::string& recycled,
                        std::unique_ptr<WritableFile>* file);
-  // Starts making the next WAL's file on the writers' helper thread
-  // (util/thread_pool.h), unless one is ready or being made, or the DB is
-  // read-only, closing or failed. A memtable switch then takes a ready file
-  // instead of renaming (or creating), opening and mapping one on the
-  // leading writer's path, which took 100-500 us.
-  void MaybePrepareNextWal() REQUIRES(mutex_);
-  struct WalPreparation {
-    DBImpl* db;
-    uint64_t number;
-    std::string recycled;  // a name from TakeRecycledLog, or ""
-  };
-  // MaybePrepareNextWal's job (arg is a WalPreparation, owned by the job).
-  static void BGWorkPrepareWal(void* arg);
+  // Makes the next WAL's file ahead of the memtable switch that takes it,
+  // unless one is ready or being made, or the DB is read-only, closing or
+  // failed; the mutex is released while the file is made. A flush does
+  // this before it writes its table (and Open), so that the switch, on
+  // the leading writer's path, takes a ready file instead of renaming (or
+  // creating), opening and mapping one, which took 100-500 us.
+  void PrepareNextWal() REQUIRES(mutex_);
   // Waits for a preparation under way, then closes and deletes an unused
   // prepared WAL. Releases the mutex while it waits and deletes.
   void DropPreparedWal() REQUIRES(mutex_);
@@ -438,9 +432,9 @@ class DBImpl : public DB, private ReadSampler {
   // What PlaceWalHelper last told logfile_.
   bool wal_helper_beside_ GUARDED_BY(mutex_) = false;
   std::deque<PendingLog> logs_to_sync_ GUARDED_BY(mutex_);  // oldest first
-  // The next WAL, made ahead (MaybePrepareNextWal): its file once ready,
-  // and whether its job is queued or running. Its number is taken when
-  // the job starts, so no WAL made after it may be used before it.
+  // The next WAL, made ahead (PrepareNextWal): its file once ready, and
+  // whether it is being made. Its number is taken when that starts, so no
+  // WAL made after it may be used before it.
   std::unique_ptr<WritableFile> next_wal_file_ GUARDED_BY(mutex_);
   uint64_t next_wal_number_ GUARDED_BY(mutex_) = 0;
   bool wal_preparing_ GUARDED_BY(mutex_) = false;

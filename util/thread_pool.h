@@ -152,10 +152,10 @@ int AvailableCpus();
 // The process's writers' helper: one worker thread (cascadedb:map) for work
 // a writing thread hands over ahead of needing it, and may later wait for:
 // the mmap WAL's next region (util/env_posix.cc), the memtable arena's next
-// blocks (util/arena.h), the DB's next WAL file (DBImpl::MaybePrepareNextWal).
-// Its own thread, not a background pool's: a writer may wait for it, so it must
-// never queue behind a compaction. Created on first use and never destroyed, so
-// work handed over during static destruction still finds it.
+// blocks (util/arena.h). Its own thread, not a background pool's: a writer
+// may wait for it, so it must never queue behind a compaction. Created on
+// first use and never destroyed, so work handed over during static
+// destruction still finds it.
 ThreadPool* WritersHelper();
 
 // The writers' helper if something has started it, else nullptr (for its
