@@ -530,14 +530,12 @@ bool DBImpl::WalMayHoldRecords(uint64_t number) {
     if (header[i] != 0) zeros = false;
   }
   if (zeros) return false;
+  // Shorter than a recyclable header: let replay read what there is.
+  if (header.size() < log::kRecyclableHeaderSize) return true;
   const auto type = static_cast<unsigned char>(header[log::kHeaderSize - 1]);
-  if (header.size() == log::kRecyclableHeaderSize &&
-      log::IsRecyclableType(type) &&
-      DecodeFixed32(header.data() + log::kHeaderSize) !=
-          static_cast<uint32_t>(number)) {
-    return false;
-  }
-  return true;
+  return !log::IsRecyclableType(type) ||
+         DecodeFixed32(header.data() + log::kHeaderSize) ==
+             static_cast<uint32_t>(number);
 }
 
 Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
