@@ -64,6 +64,15 @@ class DBRecoveryTest : public testing::Test {
     ASSERT_OK(WriteStringToFile(Env::Default(), data, dir_.File(name)));
   }
 
+  // The name of a WAL `ahead` numbers newer than the WAL named `wal`.
+  std::string NewerWal(const std::string& wal, uint64_t ahead) {
+    uint64_t number = 0;
+    FileType type;
+    EXPECT_TRUE(ParseFileName(wal, &number, &type)) << wal;
+    EXPECT_EQ(FileType::kWalFile, type) << wal;
+    return BaseName(WalFileName("", number + ahead));
+  }
+
   int NumImmutableMemtables() {
     uint64_t n = 0;
     EXPECT_TRUE(db_->GetIntProperty("cascadedb.num-immutable-mem-table", &n));
@@ -119,10 +128,7 @@ TEST_F(DBRecoveryTest, ZeroFilledNewestWalDoesNotHideATornTail) {
   const std::string wal = Files(".log")[0];
   std::string data = ReadFile(wal);
   WriteFile(wal, data.substr(0, data.size() - 100));  // cut the last record
-  const uint64_t number = std::stoull(wal.substr(0, wal.size() - 4));
-  char newer[32];
-  std::snprintf(newer, sizeof(newer), "%06llu.log",
-                static_cast<unsigned long long>(number + 100));
+  const std::string newer = NewerWal(wal, 100);
   WriteFile(newer, std::string(64 << 10, '\0'));
 
   ASSERT_OK(TryOpen());
@@ -142,10 +148,7 @@ TEST_F(DBRecoveryTest, RecycledNewestWalNeverWrittenDoesNotHideATornTail) {
   std::string data = ReadFile(wal);
   ASSERT_GT(data.size(), 11u);
   ASSERT_EQ(5, data[6]) << "a recyclable FULL fragment, with a log number";
-  const uint64_t number = std::stoull(wal.substr(0, wal.size() - 4));
-  char newer[32];
-  std::snprintf(newer, sizeof(newer), "%06llu.log",
-                static_cast<unsigned long long>(number + 100));
+  const std::string newer = NewerWal(wal, 100);
   WriteFile(newer, data);  // the older log's records, as recycled
   WriteFile(wal, data.substr(0, data.size() - 100));  // cut the last record
 
@@ -161,10 +164,7 @@ TEST_F(DBRecoveryTest, RecycledNewestWalNeverWrittenDoesNotHideATornTail) {
 TEST_F(DBRecoveryTest, NewestWalShorterThanAHeaderIsATornTail) {
   WriteToWal(5);
   const std::string wal = Files(".log")[0];
-  const uint64_t number = std::stoull(wal.substr(0, wal.size() - 4));
-  char newer[32];
-  std::snprintf(newer, sizeof(newer), "%06llu.log",
-                static_cast<unsigned long long>(number + 100));
+  const std::string newer = NewerWal(wal, 100);
   WriteFile(newer, std::string("\x11\xff\xff", 3));
 
   ASSERT_OK(TryOpen());
