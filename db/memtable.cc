@@ -179,6 +179,10 @@ void MemTable::EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
 bool MemTable::InsertEntry(bool concurrent, size_t encoded_len,
                            SequenceNumber seq, ValueType type, const Slice& key,
                            const Slice& value) {
+  if (!asked_ahead_.load(std::memory_order_relaxed) &&
+      !asked_ahead_.exchange(true, std::memory_order_relaxed)) {
+    arena_.PrepareAhead();
+  }
   if (tree_ != nullptr) {
     if (concurrent) {
       MutexLock lock(&tree_mu_);

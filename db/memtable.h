@@ -264,6 +264,11 @@ class MemTable {
   // arena_'s allocated bytes once the constructor is done.
   size_t base_allocated_ = 0;
 
+  // Set by the first insert, which asks the arena's pool for blocks
+  // ahead: until then this may be a memtable no one writes to (a DB opened
+  // to read), and from then on the writer must not fault in blocks itself.
+  std::atomic<bool> asked_ahead_{false};
+
   // Counters. Relaxed: they are statistics; no memory is published through
   // them. In single-writer mode only the writer stores them.
   std::atomic<uint64_t> num_entries_{0};

@@ -114,26 +114,40 @@ char* ArenaBlockPool::Take(bool prepare_more) {
       block = blocks_.back();
       blocks_.pop_back();
     }
-    if (prepare_more && blocks_.size() < prepare_ahead_ && !preparing_) {
-      preparing_ = true;
-      prepare = true;
-    }
+    if (prepare_more) prepare = StartPreparingIfLow();
   }
-  if (prepare) {
-    std::shared_ptr<ArenaBlockPool> self = weak_from_this().lock();
-    if (self != nullptr) {
-      // Keep the helper off this (the writer's) CPU: faulting a huge page
-      // in there would hold the writer up as long as doing it itself.
-      WritersHelper()->ScheduleBesideCaller(
-          &ArenaBlockPool::PrepareJob,
-          new std::shared_ptr<ArenaBlockPool>(std::move(self)));
-    } else {
-      MutexLock l(&mu_);
-      preparing_ = false;
-    }
-  }
+  if (prepare) SchedulePreparation();
   if (block != nullptr) CASCADEDB_UNPOISON(block, block_size_);
   return block;
+}
+
+void ArenaBlockPool::PrepareAhead() {
+  bool prepare;
+  {
+    MutexLock l(&mu_);
+    prepare = StartPreparingIfLow();
+  }
+  if (prepare) SchedulePreparation();
+}
+
+bool ArenaBlockPool::StartPreparingIfLow() {
+  if (blocks_.size() >= prepare_ahead_ || preparing_) return false;
+  preparing_ = true;
+  return true;
+}
+
+void ArenaBlockPool::SchedulePreparation() {
+  std::shared_ptr<ArenaBlockPool> self = weak_from_this().lock();
+  if (self == nullptr) {
+    MutexLock l(&mu_);
+    preparing_ = false;
+    return;
+  }
+  // Keep the helper off this (the writer's) CPU: faulting a huge page in
+  // there would hold the writer up as long as doing it itself.
+  WritersHelper()->ScheduleBesideCaller(
+      &ArenaBlockPool::PrepareJob,
+      new std::shared_ptr<ArenaBlockPool>(std::move(self)));
 }
 
 void ArenaBlockPool::PrepareJob(void* arg) {
@@ -247,7 +261,8 @@ char* Arena::AllocateNewBlock(size_t block_bytes) {
   char* block = nullptr;
   if (block_bytes == block_size_) {
     // An arena still on its first block may be a memtable no one writes
-    // to (a DB opened to read): it asks for no blocks ahead yet.
+    // to (a DB opened to read): it asks for no blocks ahead yet (its
+    // memtable asks at its first write, through PrepareAhead).
     if (pool_ != nullptr) {
       block = pool_->Take(/*prepare_more=*/!blocks_.empty());
     }

@@ -80,6 +80,11 @@ class ArenaBlockPool : public std::enable_shared_from_this<ArenaBlockPool> {
   // caller will want more, so prepare blocks ahead if too few are left.
   char* Take(bool prepare_more = true) EXCLUDES(mu_);
 
+  // Asks the helper to prepare blocks if fewer than prepare_ahead are
+  // kept, as a Take that leaves them would: for a caller that is about to
+  // want blocks but takes none yet.
+  void PrepareAhead() EXCLUDES(mu_);
+
   // Keeps block (allocated by Arena::NewBlock(block_size())) and returns
   // true, or returns false when the pool is full: the caller frees it.
   bool Give(char* block) EXCLUDES(mu_);
@@ -94,6 +99,12 @@ class ArenaBlockPool : public std::enable_shared_from_this<ArenaBlockPool> {
   }
 
  private:
+  // True, and a preparation counted as queued, if fewer than
+  // prepare_ahead_ blocks are kept and none is queued or running.
+  bool StartPreparingIfLow() REQUIRES(mu_);
+  // Queues the preparation StartPreparingIfLow started, on the writers'
+  // helper (or ends it, for a pool no shared_ptr owns).
+  void SchedulePreparation() EXCLUDES(mu_);
   // The helper's job: prepares blocks until prepare_ahead_ are kept.
   static void PrepareJob(void* arg);
   void Prepare() EXCLUDES(mu_);
@@ -152,6 +163,14 @@ class Arena {
 
   // The block size this arena was built with.
   size_t block_size() const { return block_size_; }
+
+  // Asks the pool, if any, to prepare blocks ahead now
+  // (ArenaBlockPool::PrepareAhead): the arena's first block asks for
+  // none, so its owner calls this once it knows it will be written to.
+  // Thread-safe.
+  void PrepareAhead() {
+    if (pool_ != nullptr) pool_->PrepareAhead();
+  }
 
   // A block of `bytes` bytes, as the arena and its pool allocate them (see
   // the file comment: huge-page aligned when bytes is a multiple of

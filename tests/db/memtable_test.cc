@@ -18,6 +18,7 @@
 #include "cascadedb/options.h"
 #include "tests/testutil/test_util.h"
 #include "util/random.h"
+#include "util/thread_pool.h"
 
 namespace cascadedb {
 namespace {
@@ -275,6 +276,40 @@ TEST_P(MemTableTest, ANewMemTableReusesTheLastOnesBlocks) {
     mem->Unref();
     EXPECT_GT(pool->PooledBytes(), pooled_before);
   }
+}
+
+// A memtable asks its pool for blocks ahead at its first insert, not when
+// built: one that is never written to (a DB opened to read) costs no
+// prepared blocks, and a written one's writer finds its second block
+// prepared instead of faulting it in.
+TEST_P(MemTableTest, TheFirstInsertAsksForBlocksAhead) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 64 * 4096,
+                                               /*prepare_ahead=*/4);
+  const bool bloom = std::get<0>(GetParam());
+  const MemTableRep rep = std::get<1>(GetParam());
+  MemTable* mem = new MemTable(cmp_, 4096, bloom ? 64 * 1024 : 0, rep, pool);
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(0u, pool->PreparedBlocks());
+  ASSERT_OK(mem->Add(1, kTypeValue, "k", "v"));
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(4u, pool->PreparedBlocks());
+  EXPECT_EQ(4u * 4096, pool->PooledBytes());
+  ASSERT_OK(mem->Add(2, kTypeValue, "l", "w"));  // asks only once
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(4u, pool->PreparedBlocks());
+  mem->Unref();
+
+  MemTable* concurrent =
+      new MemTable(cmp_, 4096, bloom ? 64 * 1024 : 0, rep, pool);
+  // Empty the pool (the first memtable's blocks came back to it), so the
+  // ask shows.
+  while (char* block = pool->Take(/*prepare_more=*/false)) {
+    Arena::DeleteBlock(block, 4096);
+  }
+  ASSERT_OK(concurrent->AddConcurrently(1, kTypeValue, "k", "v", nullptr));
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(4u * 4096, pool->PooledBytes());
+  concurrent->Unref();
 }
 
 // Entries in random order, with several versions of some keys, and seeks

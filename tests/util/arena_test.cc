@@ -409,6 +409,34 @@ TEST(ArenaBlockPoolTest, KeepsBlocksPreparedAheadOfItsArenas) {
   EXPECT_EQ(8u, pool->PreparedBlocks());
 }
 
+// PrepareAhead asks for what a Take leaving the pool low would, without
+// taking a block: an arena on its first block asks through it when its
+// owner knows it will be written to; a second ask while the pool is
+// stocked asks for nothing.
+TEST(ArenaBlockPoolTest, PrepareAheadStocksThePoolWithoutTaking) {
+  auto pool = std::make_shared<ArenaBlockPool>(4096, 16 * 4096,
+                                               /*prepare_ahead=*/3);
+  Arena arena(4096, pool);
+  arena.Allocate(100);
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(0u, pool->PreparedBlocks());
+  arena.PrepareAhead();
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(3u * 4096, pool->PooledBytes());
+  EXPECT_EQ(3u, pool->PreparedBlocks());
+  arena.PrepareAhead();
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(3u, pool->PreparedBlocks());
+  // The arena's second block is a prepared one, and the Take asks for one
+  // more.
+  arena.Allocate(4096);
+  WritersHelper()->WaitForJobs();
+  EXPECT_EQ(3u * 4096, pool->PooledBytes());
+  EXPECT_EQ(4u, pool->PreparedBlocks());
+  Arena alone(4096);  // no pool: nothing to ask
+  alone.PrepareAhead();
+}
+
 TEST(ArenaBlockPoolTest, PreparesNoMoreThanItsCapacity) {
   auto pool = std::make_shared<ArenaBlockPool>(4096, 2 * 4096,
                                                /*prepare_ahead=*/5);
