@@ -380,9 +380,13 @@ void DBImpl::StatsDumpLoop() {
 }
 
 MemTable* DBImpl::NewMemTable() const {
-  return new MemTable(
-      icmp_, MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
-      MemTable::BloomBitsFor(options_), options_.memtable_rep, arena_pool_);
+  // A read-only DB's memtable holds only what recovery replayed, and no
+  // writes follow: it takes no blocks from the pool (which would prepare
+  // more ahead of them) and its blocks are freed with it.
+  return new MemTable(icmp_,
+                      MemTable::ArenaBlockSizeFor(options_.write_buffer_size),
+                      MemTable::BloomBitsFor(options_), options_.memtable_rep,
+                      read_only_ ? nullptr : arena_pool_);
 }
 
 Status DBImpl::NewDB() {

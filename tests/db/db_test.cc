@@ -31,6 +31,7 @@
 #include "tests/testutil/test_util.h"
 #include "util/mutex.h"
 #include "util/random.h"
+#include "util/thread_pool.h"
 #include "util/writable_file_wrapper.h"
 
 namespace cascadedb {
@@ -741,6 +742,13 @@ TEST_F(DBTest, ReadOnlyOpenChangesNothing) {
   EXPECT_EQ("yes", value);
   ASSERT_OK(ro->Get(ReadOptions(), Key(5), &value));
   EXPECT_TRUE(ro->Put(WriteOptions(), "a", "b").IsNotSupported());
+  // Replaying the WAL wrote to a memtable, but no writes will follow: no
+  // memtable blocks are prepared ahead of them.
+  WritersHelper()->WaitForJobs();
+  uint64_t prepared = 1;
+  ASSERT_TRUE(
+      ro->GetIntProperty("cascadedb.memtable-blocks-prepared", &prepared));
+  EXPECT_EQ(0u, prepared);
   ro.reset();
   EXPECT_TRUE(before == snapshot_dir());
 }
