@@ -266,7 +266,8 @@ class MemTable {
 
   // Set by the first insert, which asks the arena's pool for blocks
   // ahead: until then this may be a memtable no one writes to (a DB opened
-  // to read), and from then on the writer must not fault in blocks itself.
+  // and not written since), and from then on the writer must not fault in
+  // blocks itself.
   std::atomic<bool> asked_ahead_{false};
 
   // Counters. Relaxed: they are statistics; no memory is published through

@@ -261,8 +261,9 @@ char* Arena::AllocateNewBlock(size_t block_bytes) {
   char* block = nullptr;
   if (block_bytes == block_size_) {
     // An arena still on its first block may be a memtable no one writes
-    // to (a DB opened to read): it asks for no blocks ahead yet (its
-    // memtable asks at its first write, through PrepareAhead).
+    // to yet (a DB opened and not written since; a read-only DB's
+    // memtables have no pool): it asks for no blocks ahead yet, and its
+    // memtable asks at its first write, through PrepareAhead.
     if (pool_ != nullptr) {
       block = pool_->Take(/*prepare_more=*/!blocks_.empty());
     }

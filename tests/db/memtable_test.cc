@@ -279,7 +279,7 @@ TEST_P(MemTableTest, ANewMemTableReusesTheLastOnesBlocks) {
 }
 
 // A memtable asks its pool for blocks ahead at its first insert, not when
-// built: one that is never written to (a DB opened to read) costs no
+// built: one that is never written to (a DB opened and not written) costs no
 // prepared blocks, and a written one's writer finds its second block
 // prepared instead of faulting it in.
 TEST_P(MemTableTest, TheFirstInsertAsksForBlocksAhead) {
