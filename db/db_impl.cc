@@ -1310,7 +1310,7 @@ void DBImpl::EndStopWait(StopWait* wait) {
   *wait = StopWait();
 }
 
-void DBImpl::DelayFor(uint64_t micros) {
+void DBImpl::DelayFor(uint64_t micros, bool paced) {
   // Whatever the other CPUs do: a delay soon ends, and the writer would
   // otherwise spin through it on a CPU the jobs want, or sleep and wait
   // behind them for a CPU to wake on (CpuForStalledWriters is for stops).
@@ -1325,12 +1325,20 @@ void DBImpl::DelayFor(uint64_t micros) {
     }
   }
   if (micros == 0) return;
-  // A wait short enough to be spun through keeps the writer working on its
-  // CPU: preempted in it, the writer is held up.
-  if (micros > static_cast<uint64_t>(Env::kSleepSpinMicros)) {
+  // A delay paced to the flush ends with the flush's progress, and the
+  // flush is often ready on this CPU: the writer gives it the CPU through
+  // the wait, and is not held up (for the jobs that yield to it) until the
+  // wait ends (docs/stalls.md, "The bucket"). Any other wait short enough
+  // to be spun through keeps the writer working on its CPU: preempted in
+  // it, the writer is held up.
+  if (paced || micros > static_cast<uint64_t>(Env::kSleepSpinMicros)) {
     writer_watch_.Sleeping(micros);
   }
-  env_->SleepForMicroseconds(static_cast<int>(micros));
+  if (paced) {
+    env_->YieldForMicroseconds(static_cast<int>(micros));
+  } else {
+    env_->SleepForMicroseconds(static_cast<int>(micros));
+  }
   writer_watch_.Working();
 }
 
@@ -1491,7 +1499,8 @@ Status DBImpl::MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop) {
         uint64_t slept = 0;
         do {
           mutex_.Unlock();
-          DelayFor(std::min(delay - slept, WriteController::kDelayCheckMicros));
+          DelayFor(std::min(delay - slept, WriteController::kDelayCheckMicros),
+                   paced);
           mutex_.Lock();
           slept = env_->NowMicros() - start;
         } while (slept < delay &&

@@ -219,8 +219,10 @@ class DBImpl : public DB, private ReadSampler {
   Status MakeRoom(Writer* leader, uint64_t batch_bytes, StopWait* stop)
       REQUIRES(mutex_);
   // Waits micros for a delayed write, compressing queued blocks meanwhile
-  // while the next is expected to be done in the time left.
-  void DelayFor(uint64_t micros) EXCLUDES(mutex_);
+  // while the next is expected to be done in the time left. A delay paced
+  // to the flush waits the rest with Env::YieldForMicroseconds, giving its
+  // CPU to the flush (or any thread) ready for it; others sleep.
+  void DelayFor(uint64_t micros, bool paced) EXCLUDES(mutex_);
   // Whether a stopped writer should compress queued blocks: some are
   // queued, and fewer flushes and compactions run than there are CPUs (a
   // CPU is free while the writer would wait; with every CPU busy it would

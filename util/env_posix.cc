@@ -1632,6 +1632,18 @@ class PosixEnv final : public Env {
     std::this_thread::sleep_for(std::chrono::microseconds(micros));
   }
 
+  void YieldForMicroseconds(int micros) override {
+    if (micros > kSleepSpinMicros) {
+      SleepForMicroseconds(micros);
+      return;
+    }
+    // With no other thread ready on this CPU, sched_yield returns at once
+    // and this is SleepForMicroseconds' spin.
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+    while (std::chrono::steady_clock::now() < end) std::this_thread::yield();
+  }
+
  private:
   // Sleeps shorter than this are timed with kShortSleepSlackNanos of timer
   // slack; longer ones keep the thread's own (power-friendlier) slack.

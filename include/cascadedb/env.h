@@ -254,6 +254,17 @@ class Env {
   // default lets them end up to 50 us late), leaving the thread's slack as
   // it found it.
   virtual void SleepForMicroseconds(int micros) = 0;
+
+  // Waits at least micros, as SleepForMicroseconds does, for a thread whose
+  // wait ends with work another thread does, which may be queued for a
+  // CPU behind it: a delayed write paced to the flush. The POSIX Env
+  // gives its CPU away (sched_yield) between looks at the clock through
+  // waits of up to kSleepSpinMicros, where SleepForMicroseconds would
+  // keep it spinning, and sleeps through longer ones. The default is
+  // SleepForMicroseconds.
+  virtual void YieldForMicroseconds(int micros) {
+    SleepForMicroseconds(micros);
+  }
 };
 
 // A file read from start to end. Not thread-safe.
@@ -500,6 +511,9 @@ class EnvWrapper : public Env {
   uint64_t NowWallSeconds() override { return target_->NowWallSeconds(); }
   void SleepForMicroseconds(int micros) override {
     target_->SleepForMicroseconds(micros);
+  }
+  void YieldForMicroseconds(int micros) override {
+    target_->YieldForMicroseconds(micros);
   }
 
  private:

@@ -378,6 +378,55 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   CheckAllPresent(kKeys, value);
 }
 
+// Counts the waits the thread that made it (the test's writer) asks the
+// Env for: sleeps, and waits that yield the CPU.
+class WaitCountingEnv : public EnvWrapper {
+ public:
+  explicit WaitCountingEnv(Env* target)
+      : EnvWrapper(target), writer_(std::this_thread::get_id()) {}
+
+  void SleepForMicroseconds(int micros) override {
+    if (std::this_thread::get_id() == writer_) sleeps_++;
+    EnvWrapper::SleepForMicroseconds(micros);
+  }
+  void YieldForMicroseconds(int micros) override {
+    if (std::this_thread::get_id() == writer_) yields_++;
+    EnvWrapper::YieldForMicroseconds(micros);
+  }
+
+  int sleeps() const { return sleeps_.load(); }
+  int yields() const { return yields_.load(); }
+
+ private:
+  const std::thread::id writer_;
+  std::atomic<int> sleeps_{0};
+  std::atomic<int> yields_{0};
+};
+
+// A write paced to the flush waits it out giving its CPU away: the flush
+// it waits for may be ready on it (Env::YieldForMicroseconds).
+TEST_F(DBStallTest, WritesPacedToTheFlushYieldTheirCpu) {
+  WaitCountingEnv env(Env::Default());
+  test::CloseDBFirst close{&db_, nullptr};
+  options_.env = &env;
+  OnlyFlushesLimitWrites(1 << 20);
+  options_.write_buffer_size = 256 << 10;
+  options_.max_write_buffer_number = 2;
+  options_.disable_auto_compactions = true;
+  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+  const std::string value(200, 'p');
+  const int kKeys = 4000;  // three memtables and more
+  for (int i = 0; i < kKeys; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+  }
+  auto m = StallStats();
+  EXPECT_GE(std::stoull(m["writes-delayed"]), 10u);
+  EXPECT_GT(env.yields(), 0);
+  // Every delay was paced to the flush (L0 holds nothing back here).
+  EXPECT_EQ(0, env.sleeps());
+  CheckAllPresent(kKeys, value);
+}
+
 // Slows every append to the tables written off the flush thread by 2 ms:
 // compactions (automatic or CompactRange's) crawl, flushes do not.
 class SlowCompactionOutputEnv : public test::WritableFileHookEnv {
@@ -417,6 +466,17 @@ TEST_F(DBStallTest, WritesDelayedByL0CompressTheCompactionsBlocks) {
   EXPECT_GT(compressed, 0u);
   EXPECT_EQ(compressed,
             options_.statistics->getTickerCount(kStallCompressedBlocks));
+}
+
+// A write delayed by L0 sleeps: it waits for no thread's progress in
+// particular.
+TEST_F(DBStallTest, WritesDelayedByL0SleepWithoutYielding) {
+  SlowCompactionOutputEnv slow;
+  WaitCountingEnv env(&slow);
+  test::CloseDBFirst close{&db_, nullptr};
+  DelayedByL0BesideASlowCompaction(&env);
+  EXPECT_GT(env.sleeps(), 0);
+  EXPECT_EQ(0, env.yields());
 }
 
 // A delayed writer compresses the compaction's blocks also when the

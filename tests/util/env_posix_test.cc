@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cascadedb/env.h"
+#include "tests/testutil/one_cpu.h"
 #include "tests/testutil/test_util.h"
 #include "util/thread_pool.h"
 
@@ -1232,6 +1233,38 @@ TEST_F(EnvPosixTest, SleepsOfTensOfMicrosecondsSpinLongerOnesSleep) {
   EXPECT_GE(VoluntarySwitches() - before, 20);
 }
 #endif
+
+TEST_F(EnvPosixTest, YieldingWaitsLastWhatIsAskedAndLetAReadyThreadRun) {
+  for (int micros : {0, 10, 300, 2000}) {
+    const uint64_t start = env_->NowMicros();
+    env_->YieldForMicroseconds(micros);
+    EXPECT_GE(env_->NowMicros() - start, static_cast<uint64_t>(micros));
+  }
+  env_->YieldForMicroseconds(-5);  // nothing, no error
+
+  // On one CPU with a thread always ready to run, a 20 us yielding wait
+  // lets it run; a spin (SleepForMicroseconds) would keep the CPU but for
+  // the rare timer tick that falls inside it.
+  test::OneCpu one_cpu;
+  if (!one_cpu.pinned()) GTEST_SKIP() << "cannot set CPU affinity";
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> spins{0};
+  std::thread busy([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      spins.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  while (spins.load() == 0) env_->SleepForMicroseconds(1000);
+  int ran_beside = 0;
+  for (int i = 0; i < 100; ++i) {
+    const uint64_t before = spins.load();
+    env_->YieldForMicroseconds(20);
+    if (spins.load() != before) ++ran_beside;
+  }
+  stop = true;
+  busy.join();
+  EXPECT_GE(ran_beside, 50);
+}
 
 TEST_F(EnvPosixTest, GetTestDirectoryExists) {
   std::string path;
