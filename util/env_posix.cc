@@ -1609,9 +1609,7 @@ class PosixEnv final : public Env {
     if (micros <= kSleepSpinMicros) {
       // Waking a sleeping thread takes 15-40 us on a busy machine, more than
       // the sleep: keep the CPU and watch the clock instead.
-      const auto end =
-          std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
-      while (std::chrono::steady_clock::now() < end) CpuRelax();
+      WatchClock(micros, /*yield=*/false);
       return;
     }
 #ifdef PR_SET_TIMERSLACK
@@ -1635,16 +1633,29 @@ class PosixEnv final : public Env {
   void YieldForMicroseconds(int micros) override {
     if (micros > kSleepSpinMicros) {
       SleepForMicroseconds(micros);
-      return;
+    } else {
+      // With no other thread ready on this CPU, sched_yield returns at
+      // once: this is then SleepForMicroseconds' spin.
+      WatchClock(micros, /*yield=*/true);
     }
-    // With no other thread ready on this CPU, sched_yield returns at once
-    // and this is SleepForMicroseconds' spin.
-    const auto end =
-        std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
-    while (std::chrono::steady_clock::now() < end) std::this_thread::yield();
   }
 
  private:
+  // Returns once micros have passed, by the clock, which it reads over and
+  // over; between two reads it pauses the CPU (CpuRelax) or, with yield,
+  // offers it to any other thread ready for it (sched_yield).
+  static void WatchClock(int micros, bool yield) {
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+    while (std::chrono::steady_clock::now() < end) {
+      if (yield) {
+        std::this_thread::yield();
+      } else {
+        CpuRelax();
+      }
+    }
+  }
+
   // Sleeps shorter than this are timed with kShortSleepSlackNanos of timer
   // slack; longer ones keep the thread's own (power-friendlier) slack.
   static constexpr int kPreciseSleepMicros = 1000;
