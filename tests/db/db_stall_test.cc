@@ -70,6 +70,21 @@ class DBStallTest : public testing::Test {
     options_.level0_stop_writes_trigger = 100;
   }
 
+  // Opens the DB with flushes at a steady 1 MiB/s (a quarter of a second
+  // per 256 KiB memtable, two memtables) and nothing else to hold writes
+  // back (no compactions, L0 triggers out of the way), and puts value
+  // under keys Key(0) to Key(keys - 1): writes are paced to the flush.
+  void WriteBesideASteadyFlush(int keys, const std::string& value) {
+    OnlyFlushesLimitWrites(1 << 20);
+    options_.write_buffer_size = 256 << 10;
+    options_.max_write_buffer_number = 2;
+    options_.disable_auto_compactions = true;
+    ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
+    for (int i = 0; i < keys; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
+    }
+  }
+
   std::map<std::string, std::string> StallStats() {
     std::map<std::string, std::string> m;
     EXPECT_TRUE(db_->GetMapProperty("cascadedb.stall-stats", &m));
@@ -358,16 +373,9 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   // its start, an eighth of this memtable) and charging the batch's bytes
   // (less than the entry costs in the memtable) ran the writer into the
   // limit at nearly every flush.
-  OnlyFlushesLimitWrites(1 << 20);
-  options_.write_buffer_size = 256 << 10;
-  options_.max_write_buffer_number = 2;
-  options_.disable_auto_compactions = true;
-  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(200, 'p');
   const int kKeys = 12000;  // about ten memtables
-  for (int i = 0; i < kKeys; ++i) {
-    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
-  }
+  ASSERT_NO_FATAL_FAILURE(WriteBesideASteadyFlush(kKeys, value));
   auto m = StallStats();
   const uint64_t flushes = IntProperty("cascadedb.num-files-at-level0");
   EXPECT_GE(flushes, 6u);
@@ -409,16 +417,9 @@ TEST_F(DBStallTest, WritesPacedToTheFlushYieldTheirCpu) {
   WaitCountingEnv env(Env::Default());
   test::CloseDBFirst close{&db_, nullptr};
   options_.env = &env;
-  OnlyFlushesLimitWrites(1 << 20);
-  options_.write_buffer_size = 256 << 10;
-  options_.max_write_buffer_number = 2;
-  options_.disable_auto_compactions = true;
-  ASSERT_OK(DB::Open(options_, dir_.path(), &db_));
   const std::string value(200, 'p');
   const int kKeys = 4000;  // three memtables and more
-  for (int i = 0; i < kKeys; ++i) {
-    ASSERT_OK(db_->Put(WriteOptions(), Key(i), value));
-  }
+  ASSERT_NO_FATAL_FAILURE(WriteBesideASteadyFlush(kKeys, value));
   auto m = StallStats();
   EXPECT_GE(std::stoull(m["writes-delayed"]), 10u);
   EXPECT_GT(env.yields(), 0);
