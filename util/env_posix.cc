@@ -419,22 +419,22 @@ void UnmapRegions(const Regions& regions) {
 //
 // A parked mapping keeps its file's blocks allocated after an unlink, so
 // RemoveFile and RenameFile (over an existing target) drop the file's
-// mappings first, and the park holds at most kMaxParkedBytes: beyond that,
-// the longest-parked files' mappings are unmapped. Past the cut that Close
-// makes, a parked region maps no file pages (no access until the next user
-// reserves them again). Process-wide, never destroyed, like the helper.
+// mappings first, and the park is bounded (by EnvOptions::mmap_parked_bytes
+// of the file parked last): beyond that, the longest-parked files'
+// mappings are unmapped. Past the cut that Close makes, a parked region
+// maps no file pages (no access until the next user reserves them again).
+// Process-wide, never destroyed, like the helper.
 class MappingPark {
  public:
-  static constexpr size_t kMaxParkedBytes = 32 << 20;
-
   static MappingPark* Get() {
     static MappingPark* const park = new MappingPark;
     return park;
   }
 
   // Keeps a closed file's regions (in file order), unmapping those of the
-  // longest-parked files while more than kMaxParkedBytes are parked.
-  void Park(dev_t dev, ino_t ino, std::vector<MappedRegion> regions) {
+  // longest-parked files while more than max_bytes are parked.
+  void Park(dev_t dev, ino_t ino, std::vector<MappedRegion> regions,
+            size_t max_bytes) {
     if (regions.empty()) return;
     File file{dev, ino, std::move(regions), 0};
     for (const MappedRegion& r : file.regions) file.bytes += r.size;
@@ -444,7 +444,7 @@ class MappingPark {
       RemoveLocked(dev, ino, &evicted);  // an older parking of the file
       bytes_ += file.bytes;
       files_.push_back(std::move(file));
-      while (bytes_ > kMaxParkedBytes) {
+      while (bytes_ > max_bytes) {
         File& oldest = files_.front();
         bytes_ -= oldest.bytes;
         evicted.insert(evicted.end(), oldest.regions.begin(),
@@ -520,19 +520,20 @@ class MappingPark {
 // writer never waits for that step: only unmapping a region (the next job,
 // Cancel) waits for its populating to end.
 //
-// Filled regions stay mapped, up to kMaxKeptBytes of them (beyond, the
-// preparer unmaps region k-1 as it maps k+1), and Close parks them with the
-// last one for the file's reuse.
+// Filled regions stay mapped, up to EnvOptions::mmap_kept_bytes of them
+// (beyond, the preparer unmaps region k-1 as it maps k+1), and Close parks
+// them with the last one for the file's reuse.
 class PosixMmapWritableFile final : public WritableFile {
  public:
   static constexpr size_t kFirstRegion = 64 << 10;
-  static constexpr size_t kMaxRegion = 1 << 20;
-  static constexpr size_t kMaxKeptBytes = 16 << 20;
+  static constexpr size_t kMaxRegion = EnvOptions::kMaxMmapRegion;
 
-  PosixMmapWritableFile(std::string fname, int fd, uint64_t bytes_per_sync)
+  PosixMmapWritableFile(std::string fname, int fd, const EnvOptions& options)
       : fname_(std::move(fname)),
         fd_(fd),
-        bytes_per_sync_(bytes_per_sync),
+        bytes_per_sync_(options.bytes_per_sync),
+        max_kept_bytes_(options.mmap_kept_bytes),
+        max_parked_bytes_(options.mmap_parked_bytes),
         prep_(std::make_shared<Preparation>(fname_, fd)) {}
 
   ~PosixMmapWritableFile() override {
@@ -617,7 +618,7 @@ class PosixMmapWritableFile final : public WritableFile {
     UnmapRegions(parked_);  // left unused
     parked_.clear();
     if (parkable_) {
-      MappingPark::Get()->Park(dev_, ino_, std::move(kept_));
+      MappingPark::Get()->Park(dev_, ino_, std::move(kept_), max_parked_bytes_);
     } else {
       UnmapRegions(kept_);
     }
@@ -910,7 +911,7 @@ class PosixMmapWritableFile final : public WritableFile {
     }
     char* old = region_;
     const size_t old_size = region_size_;
-    if (kept_bytes_ + old_size <= kMaxKeptBytes) {
+    if (kept_bytes_ + old_size <= max_kept_bytes_) {
       kept_.push_back({region_offset_, old_size, old});
       kept_bytes_ += old_size;
       old = nullptr;  // stays mapped
@@ -926,7 +927,9 @@ class PosixMmapWritableFile final : public WritableFile {
   const std::string fname_;
   int fd_;                   // -1 once closed
   uint64_t bytes_per_sync_;  // set to 0 where unsupported
-  char* region_ = nullptr;   // mapping of [region_offset_, + region_size_)
+  const size_t max_kept_bytes_;
+  const size_t max_parked_bytes_;
+  char* region_ = nullptr;  // mapping of [region_offset_, + region_size_)
   uint64_t region_offset_ = 0;
   size_t region_size_ = 0;
   size_t pos_ = 0;             // bytes appended into the region
@@ -1680,8 +1683,7 @@ class PosixEnv final : public Env {
       int fd = -1;
       Status s = OpenFile(fname, O_RDWR | create_flags, false, &fd);
       if (!s.ok()) return s;
-      auto file = std::make_unique<PosixMmapWritableFile>(
-          fname, fd, options.bytes_per_sync);
+      auto file = std::make_unique<PosixMmapWritableFile>(fname, fd, options);
       s = file->Init();
       if (s.ok()) {
         *result = std::move(file);

@@ -50,6 +50,21 @@ struct EnvOptions {
   // preallocation_block_size do not apply.
   bool use_mmap_writes = false;
 
+  // With use_mmap_writes: up to this many bytes of the file's mapping stay
+  // mapped while it is written (past it, the regions passed are unmapped),
+  // and Close parks them, with the region written last (at most
+  // kMaxMmapRegion), for the file's next use (ReuseWritableFile of it, as
+  // a recycled WAL is written): a reuse writes its pages with no page
+  // fault while they stay dirty. Mapped pages are page cache, yet count in
+  // the process's RSS.
+  size_t mmap_kept_bytes = 16 << 20;
+  static constexpr size_t kMaxMmapRegion = 1 << 20;
+
+  // With use_mmap_writes: when Close parks the file's mappings, the
+  // process-wide park then unmaps the longest-parked files' mappings while
+  // it holds more than this many bytes.
+  size_t mmap_parked_bytes = 32 << 20;
+
   // Open with O_DIRECT for writes (flush and compaction output).
   bool use_direct_writes = false;
 

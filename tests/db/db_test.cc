@@ -1424,6 +1424,91 @@ TEST_F(DBTest, WithoutTableRecyclingEveryTableIsAFreshFile) {
   db_.reset();
 }
 
+// Records the EnvOptions WALs are opened with, new or written over.
+class WalOptionsEnv : public EnvWrapper {
+ public:
+  WalOptionsEnv() : EnvWrapper(Env::Default()) {}
+
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& o) override {
+    Record(f, o, /*reused=*/false);
+    return EnvWrapper::NewWritableFile(f, r, o);
+  }
+  Status ReuseWritableFile(const std::string& f, const std::string& old,
+                           std::unique_ptr<WritableFile>* r,
+                           const EnvOptions& o) override {
+    Record(f, o, /*reused=*/true);
+    return EnvWrapper::ReuseWritableFile(f, old, r, o);
+  }
+
+  struct Opened {
+    EnvOptions options;
+    bool reused = false;
+  };
+  std::vector<Opened> wals() {
+    MutexLock l(&mu_);
+    return wals_;
+  }
+
+ private:
+  void Record(const std::string& f, const EnvOptions& o, bool reused) {
+    if (!test::EndsWith(f, ".log")) return;
+    MutexLock l(&mu_);
+    wals_.push_back({o, reused});
+  }
+
+  Mutex mu_;
+  std::vector<Opened> wals_ GUARDED_BY(mu_);
+};
+
+// Through mmap, a WAL stays mapped whole (at most about a memtable), and
+// the mappings of every closed WAL that may be written again are parked
+// (the immutable memtables' and the recycled ones), so a recycled WAL
+// takes no page fault; small memtables keep the Env's defaults.
+TEST_F(DBTest, WalsAskToStayMappedWholeForTheirReuse) {
+  struct Case {
+    size_t write_buffer_size;
+    int max_write_buffer_number;
+    size_t recycle_log_file_num;
+    size_t kept;
+    size_t parked;
+  };
+  const size_t kMiB = 1 << 20;
+  const size_t region = EnvOptions::kMaxMmapRegion;
+  const EnvOptions defaults;
+  const Case cases[] = {
+      {64 * kMiB, 2, 2, 64 * kMiB, 3 * (64 * kMiB + region)},
+      {20 * kMiB, 4, 1, 20 * kMiB, 4 * (20 * kMiB + region)},
+      {4 * kMiB, 2, 2, defaults.mmap_kept_bytes, defaults.mmap_parked_bytes},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.write_buffer_size);
+    WalOptionsEnv env;
+    options_.env = &env;
+    options_.allow_mmap_writes = true;
+    options_.write_buffer_size = c.write_buffer_size;
+    options_.max_write_buffer_number = c.max_write_buffer_number;
+    options_.recycle_log_file_num = c.recycle_log_file_num;
+    Open();
+    // Flushes make WALs obsolete, kept and written over.
+    for (int round = 0; round < 4; ++round) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(round), "v"));
+      ASSERT_OK(db_->Flush(FlushOptions()));
+    }
+    db_.reset();
+    bool reused = false;
+    for (const WalOptionsEnv::Opened& wal : env.wals()) {
+      reused |= wal.reused;
+      EXPECT_TRUE(wal.options.use_mmap_writes);
+      EXPECT_EQ(c.kept, wal.options.mmap_kept_bytes);
+      EXPECT_EQ(c.parked, wal.options.mmap_parked_bytes);
+    }
+    EXPECT_TRUE(reused);
+    ASSERT_OK(DestroyDB(dir_.path(), options_));
+    options_.env = Env::Default();
+  }
+}
+
 // A kept file outlives its DB only if the process dies: the next Open
 // deletes it (it is no table), whatever its number.
 TEST_F(DBTest, RecycledFilesLeftBehindAreDeletedAtOpen) {

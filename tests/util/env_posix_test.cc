@@ -539,6 +539,43 @@ TEST_F(EnvPosixTest, ParkedMappingsStayUnderTheirCaps) {
   EXPECT_EQ(0u, MappedBytesOf(paths.front()));
   for (const std::string& path : paths) ASSERT_OK(env_->RemoveFile(path));
 }
+
+// The caps come from EnvOptions: a file may keep all of a larger size
+// mapped, and the park hold more of such files; a reuse of one then takes
+// no fault past 16 MiB either.
+TEST_F(EnvPosixTest, ParkedMappingsFollowTheCapsAskedFor) {
+  EnvOptions options;
+  options.use_mmap_writes = true;
+  options.mmap_kept_bytes = 24 << 20;
+  options.mmap_parked_bytes =
+      2 * (options.mmap_kept_bytes + EnvOptions::kMaxMmapRegion);
+  const size_t kChunk = 1 << 20;
+  const std::string chunk(kChunk, 'k');
+  const size_t kChunks = 22;  // 22 MiB: past the default 16 MiB
+  std::vector<std::string> paths;
+  for (int f = 0; f < 3; ++f) {
+    paths.push_back(dir_.File("kept-" + std::to_string(f)));
+    std::unique_ptr<WritableFile> file = NewWritable(paths.back(), options);
+    for (size_t i = 0; i < kChunks; ++i) ASSERT_OK(file->Append(chunk));
+    ASSERT_OK(file->Close());
+    EXPECT_GE(MappedBytesOf(paths.back()), kChunks * kChunk) << f;
+  }
+  // Two such files fit in the park: the first was unmapped.
+  EXPECT_EQ(0u, MappedBytesOf(paths[0]));
+  EXPECT_GE(MappedBytesOf(paths[1]), kChunks * kChunk);
+  // Written again through its parked mappings: every page was mapped and
+  // dirty already (a new 22 MiB file faults in over 5,000 pages).
+  const std::string reused = dir_.File("kept-reused");
+  std::unique_ptr<WritableFile> file;
+  const long faults_before = MinorFaults();
+  ASSERT_OK(env_->ReuseWritableFile(reused, paths[2], &file, options));
+  for (size_t i = 0; i < kChunks; ++i) ASSERT_OK(file->Append(chunk));
+  ASSERT_OK(file->Close());
+  EXPECT_LT(MinorFaults() - faults_before, 64);
+  EXPECT_EQ(kChunks * kChunk, RawSize(reused));
+  paths[2] = reused;
+  for (const std::string& path : paths) ASSERT_OK(env_->RemoveFile(path));
+}
 #endif
 
 TEST_F(EnvPosixTest, AppendsStayBufferedUntilFlush) {
