@@ -175,6 +175,10 @@ void Runner::EndFigures(ResourceFigures* res) {
   res->peak_rss = PeakRssBytes();
   res->end_rss_anon = CurrentRssAnonBytes();
   res->end_rss_file = CurrentRssFileBytes();
+  if (res->end_rss_anon) {
+    res->peak_rss_anon =
+        std::max(res->peak_rss_anon.value_or(0), *res->end_rss_anon);
+  }
   res->budget = engine_->Budget();
   res->disk = DatabaseDirBytes(config_.db_path);
   res->engine_live_estimate = engine_->EstimateLiveDataSize();
@@ -280,12 +284,17 @@ int Runner::Run() {
   int exit_code = kExitOk;
   const std::vector<std::string> names = SplitBenchmarks(FLAGS_benchmarks);
   uint64_t peak_since_open = 0;
+  uint64_t peak_anon_since_open = 0;
   for (size_t i = 0; i < names.size(); i++) {
     BenchResult r = RunBenchmark(names[i], static_cast<int>(i));
     PrintResult(stdout, r, engine_->ResultTag(), FLAGS_histogram);
     if (report_dir_ != nullptr) report_dir_->AddBenchmark(r);
     if (r.res.peak_rss) {
       peak_since_open = std::max(peak_since_open, *r.res.peak_rss);
+    }
+    if (r.res.peak_rss_anon) {
+      peak_anon_since_open =
+          std::max(peak_anon_since_open, *r.res.peak_rss_anon);
     }
     if (!r.error.empty()) {
       exit_code = kExitFailure;
@@ -298,6 +307,10 @@ int Runner::Run() {
     EndFigures(&since_open_);
     if (since_open_.peak_rss) {
       since_open_.peak_rss = std::max(*since_open_.peak_rss, peak_since_open);
+    }
+    if (since_open_.peak_rss_anon) {
+      since_open_.peak_rss_anon =
+          std::max(*since_open_.peak_rss_anon, peak_anon_since_open);
     }
     since_open_.peak_rss_whole_process = false;
     std::printf("------------------------------------------------\n");
@@ -475,6 +488,7 @@ void Runner::RunThreads(const WorkloadSpec& spec, int index, BenchResult* r) {
     }
   }
   sampler.Stop(exited);
+  r->res.peak_rss_anon = sampler.peak_rss_anon();
 
   std::vector<const LatencyRecorder*> mrecs(measured.begin(), measured.end());
   r->measured = Summarize(mrecs);

@@ -286,6 +286,7 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   j->Key("memory").Begin('{');
   j->Key("peak_rss_bytes").Opt(res.peak_rss);
   j->Key("peak_covers_whole_process").Bool(res.peak_rss_whole_process);
+  j->Key("peak_rss_anon_bytes").Opt(res.peak_rss_anon);
   j->Key("end_rss_anon_bytes").Opt(res.end_rss_anon);
   j->Key("end_rss_file_bytes").Opt(res.end_rss_file);
   j->Key("budget_bytes").Uint(res.budget.Total());
@@ -512,13 +513,21 @@ std::string MemoryLine(const ResourceFigures& res) {
       static_cast<double>(b.write_buffer_size) / kMiB,
       b.max_write_buffer_number, static_cast<double>(b.cache_size) / kMiB);
   if (!res.peak_rss) return "peak RSS n/a; budget " + budget;
+  auto of_budget = [&b](uint64_t bytes) {
+    if (b.Total() == 0) return std::string();
+    return Printf(" = %.2fx",
+                  static_cast<double>(bytes) / static_cast<double>(b.Total()));
+  };
   std::string line =
       Printf("peak RSS %.1f MiB", static_cast<double>(*res.peak_rss) / kMiB);
   if (res.peak_rss_whole_process) line += " (since process start)";
-  line += " vs budget " + budget;
-  if (b.Total() > 0) {
-    line += Printf(" = %.2fx", static_cast<double>(*res.peak_rss) /
-                                   static_cast<double>(b.Total()));
+  line += " vs budget " + budget + of_budget(*res.peak_rss);
+  if (res.peak_rss_anon) {
+    // The budget is memory the engine allocates; the peak RSS also counts
+    // mapped files (tables, the WALs), which are page cache.
+    line += Printf("; allocated at most %.1f MiB",
+                   static_cast<double>(*res.peak_rss_anon) / kMiB) +
+            of_budget(*res.peak_rss_anon) + " (sampled each second)";
   }
   if (res.end_rss_anon && res.end_rss_file) {
     // Mapped tables count in the RSS but are page cache the kernel can

@@ -68,6 +68,10 @@ struct ResourceFigures {
   std::optional<ProcIo> io_end;
   std::optional<uint64_t> peak_rss;
   bool peak_rss_whole_process = false;  // clear_refs was refused
+  // The most anonymous memory seen: at the sampler's ticks (each second)
+  // and at the end. Unlike peak_rss, no mapped file pages (mapped tables,
+  // the WALs' mappings), which are page cache.
+  std::optional<uint64_t> peak_rss_anon;
   // RSS at the end, split into anonymous and file-backed (mapped) pages.
   std::optional<uint64_t> end_rss_anon;
   std::optional<uint64_t> end_rss_file;

@@ -82,6 +82,7 @@ void Sampler::Start(const std::string& name,
   last_bytes_ = 0;
   last_buckets_.assign(LatencyHistogram::kNumBuckets, 0);
   have_sample_ = false;
+  peak_rss_anon_.reset();
   if (sink_ != nullptr || progress_interval_s_ > 0) {
     last_sample_ = engine_->Sample();
     last_sample_ns_ = start_ns_;
@@ -187,6 +188,9 @@ void Sampler::Tick(bool progress_due,
   row.benchmark = name_;
   row.time_s = static_cast<double>(now - run_start_ns_) / 1e9;
   row.interval_s = seconds;
+  if (const std::optional<uint64_t> anon = CurrentRssAnonBytes()) {
+    peak_rss_anon_ = std::max(peak_rss_anon_.value_or(0), *anon);
+  }
 
   uint64_t ops = 0;
   uint64_t bytes = 0;

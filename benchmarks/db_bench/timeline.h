@@ -101,6 +101,11 @@ class Sampler {
   // kernel no longer lists them), for that interval's CPU columns.
   void Stop(const std::vector<ProcessThread>& exited = {});
 
+  // The most anonymous (allocated) memory the process held at a tick
+  // between Start and Stop (one a second, and Stop's), if the kernel
+  // says. Mapped files are left out: a VmHWM peak counts them too.
+  std::optional<uint64_t> peak_rss_anon() const { return peak_rss_anon_; }
+
  private:
   void Loop();
   // Emits the interval ending now; progress_due also prints a progress
@@ -137,6 +142,7 @@ class Sampler {
   EngineSample last_sample_;
   uint64_t last_sample_ns_ = 0;
   bool have_sample_ = false;
+  std::optional<uint64_t> peak_rss_anon_;
   // Each thread's scheduler figures at the last tick, by thread id.
   std::map<int, ThreadCpuTime> last_threads_;
   // The machine's steal counter at the last tick.

@@ -17,9 +17,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -360,6 +363,29 @@ TEST(ThreadCpuDeltaTest, GroupsByNameAndCountsOnlyWhatHappenedBetween) {
   EXPECT_EQ("main", groups[2].name);
   EXPECT_NEAR(0.010, groups[2].cpu_seconds, 1e-9);
   EXPECT_NEAR(0.0, groups[2].wait_seconds, 1e-9);
+}
+
+// Memory allocated and freed again while a benchmark runs, gone by its
+// end, still counts in its peak of allocated memory: the sampler looks at
+// each tick.
+TEST(SamplerTest, PeakAllocatedMemoryIsSampledAtEachTick) {
+  const std::optional<uint64_t> before = CurrentRssAnonBytes();
+  if (!before) GTEST_SKIP() << "no RssAnon in /proc/self/status";
+  Sampler sampler(/*engine=*/nullptr, /*sink=*/nullptr,
+                  /*progress_interval_s=*/0, /*stats_per_interval=*/false,
+                  NowNanos());
+  sampler.Start("peak", {}, 0);
+  const size_t kBytes = 64 << 20;
+  {
+    std::unique_ptr<char[]> block(new char[kBytes]);
+    std::memset(block.get(), 1, kBytes);  // resident
+    // Past the first tick (one a second).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+  }
+  sampler.Stop();
+  ASSERT_TRUE(sampler.peak_rss_anon().has_value());
+  EXPECT_GE(*sampler.peak_rss_anon(), *before + kBytes - (4 << 20));
+  EXPECT_LT(*CurrentRssAnonBytes(), *sampler.peak_rss_anon() - (32 << 20));
 }
 
 TEST(FlagsTest, ParsesEveryForm) {
@@ -799,6 +825,7 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
                           "\"stalls\":{",
                           "\"memory\":{",
                           "\"peak_rss_bytes\":",
+                          "\"peak_rss_anon_bytes\":",
                           "\"end_rss_anon_bytes\":",
                           "\"end_rss_file_bytes\":",
                           "\"budget_bytes\":",
@@ -806,6 +833,11 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
                           "\"latency_cdf\":[[",
                           "\"since_open\":{"}) {
     EXPECT_NE(std::string::npos, summary.find(key)) << key;
+  }
+  // Where the kernel splits the RSS, the memory line also gives the peak
+  // of allocated memory, without mapped files.
+  if (CurrentRssAnonBytes()) {
+    EXPECT_NE(std::string::npos, r.out.find("; allocated at most ")) << r.out;
   }
   // Where the kernel keeps scheduler figures (Linux with schedstat), each
   // benchmark says how long its threads ran and waited for a CPU, and
