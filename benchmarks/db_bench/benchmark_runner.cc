@@ -163,7 +163,7 @@ void Runner::BeginFigures(ResourceFigures* res) {
   res->stalls_begin = engine_->Stalls();
   res->io_begin = ReadProcIo();
   res->threads_begin = ReadProcessThreads();
-  res->steal_begin = ReadMachineSteal();
+  res->machine_begin = ReadMachineCpu();
 }
 
 void Runner::EndFigures(ResourceFigures* res) {
@@ -171,7 +171,7 @@ void Runner::EndFigures(ResourceFigures* res) {
   res->stalls_end = engine_->Stalls();
   res->io_end = ReadProcIo();
   res->threads_end = ReadProcessThreads();
-  res->steal_end = ReadMachineSteal();
+  res->machine_end = ReadMachineCpu();
   res->peak_rss = PeakRssBytes();
   res->end_rss_anon = CurrentRssAnonBytes();
   res->end_rss_file = CurrentRssFileBytes();

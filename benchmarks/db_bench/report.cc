@@ -331,8 +331,9 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
   const std::optional<double> steal = StealSeconds(res);
   if (steal) {
     j->Key("machine").Begin('{');
-    j->Key("cpus").Uint(static_cast<uint64_t>(res.steal_end->cpus));
+    j->Key("cpus").Uint(static_cast<uint64_t>(res.machine_end->cpus));
     j->Key("steal_s").Number(*steal);
+    j->Key("outside_process_s").Number(*OutsideProcessSeconds(res));
     j->End('}');
   } else {
     j->Key("machine").Null();
@@ -591,11 +592,20 @@ std::string CpuLine(const BenchResult& r) {
   if (!others.empty()) line += "; other threads: " + others;
   const std::optional<double> steal = StealSeconds(res);
   if (steal) {
-    const int cpus = res.steal_end->cpus;
+    const int cpus = res.machine_end->cpus;
     const double machine_seconds = r.measured.seconds * cpus;
+    auto share = [machine_seconds](double seconds) {
+      return machine_seconds > 0 ? 100.0 * seconds / machine_seconds : 0.0;
+    };
+    // Who else held the CPUs the threads above waited for.
+    const double outside = *OutsideProcessSeconds(res);
     line += Printf(
-        "; hypervisor steal %.3f s of %d CPUs (%.2f%% of their time)", *steal,
-        cpus, machine_seconds > 0 ? 100.0 * *steal / machine_seconds : 0.0);
+        "; outside this process (kernel threads, other programs) %.2f s "
+        "(%.1f%% of %d CPUs' time)",
+        outside, share(outside), cpus);
+    line +=
+        Printf("; hypervisor steal %.3f s of %d CPUs (%.2f%% of their time)",
+               *steal, cpus, share(*steal));
   }
   return line;
 }
@@ -605,8 +615,16 @@ std::string CpuLine(const BenchResult& r) {
 // ---------------------------------------------------------------- figures
 
 std::optional<double> StealSeconds(const ResourceFigures& res) {
-  if (!res.steal_begin || !res.steal_end) return std::nullopt;
-  return static_cast<double>(res.steal_end->NanosSince(*res.steal_begin)) / 1e9;
+  if (!res.machine_begin || !res.machine_end) return std::nullopt;
+  return static_cast<double>(res.machine_end->StealSince(*res.machine_begin)) /
+         1e9;
+}
+
+std::optional<double> OutsideProcessSeconds(const ResourceFigures& res) {
+  if (!res.machine_begin || !res.machine_end) return std::nullopt;
+  return static_cast<double>(
+             res.machine_end->OutsideProcessSince(*res.machine_begin)) /
+         1e9;
 }
 
 WafFigures ComputeWaf(const ResourceFigures& res) {

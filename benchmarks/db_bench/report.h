@@ -84,14 +84,18 @@ struct ResourceFigures {
   // own threads are not among them: they start after and exit before).
   std::optional<std::vector<ProcessThread>> threads_begin;
   std::optional<std::vector<ProcessThread>> threads_end;
-  // The machine's steal counter at the start and the end.
-  std::optional<MachineSteal> steal_begin;
-  std::optional<MachineSteal> steal_end;
+  // The machine's CPU counters at the start and the end.
+  std::optional<MachineCpu> machine_begin;
+  std::optional<MachineCpu> machine_end;
 };
 
 // Seconds of the machine's CPU time the hypervisor took between the two
 // snapshots (summed over CPUs); empty where the kernel does not say.
 std::optional<double> StealSeconds(const ResourceFigures& res);
+// Seconds of the machine's CPU time spent outside this process (the
+// kernel's threads, other processes) between the two snapshots; empty
+// where the kernel does not say.
+std::optional<double> OutsideProcessSeconds(const ResourceFigures& res);
 
 struct BenchResult {
   std::string name;

@@ -4,6 +4,7 @@
 
 #include "benchmarks/db_bench/sysinfo.h"
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -115,34 +116,48 @@ bool ResetPeakRss() {
   return (std::fclose(f) == 0) && ok;
 }
 
-std::optional<uint64_t> ParseStealTicks(const std::string& proc_stat) {
+std::optional<CpuTicks> ParseCpuTicks(const std::string& proc_stat) {
   // "cpu  user nice system idle iowait irq softirq steal guest guest_nice",
-  // the first line; the per-CPU lines ("cpu0 ...") follow it.
+  // the first line; the per-CPU lines ("cpu0 ...") follow it. Guest time
+  // is counted in user already.
   std::istringstream in(proc_stat);
   std::string line;
   while (std::getline(in, line)) {
     if (line.compare(0, 4, "cpu ") != 0) continue;
     std::istringstream fields(line.substr(4));
-    unsigned long long value = 0;
-    for (int i = 0; i < 8; i++) {
-      if (!(fields >> value)) return std::nullopt;
+    unsigned long long value[8];
+    for (unsigned long long& v : value) {
+      if (!(fields >> v)) return std::nullopt;
     }
-    return static_cast<uint64_t>(value);
+    CpuTicks t;
+    t.busy = value[0] + value[1] + value[2] + value[5] + value[6];
+    t.steal = value[7];
+    return t;
   }
   return std::nullopt;
 }
 
-std::optional<MachineSteal> ReadMachineSteal() {
+std::optional<MachineCpu> ReadMachineCpu() {
   std::ifstream in("/proc/stat");
   if (!in) return std::nullopt;
   std::string first;
   if (!std::getline(in, first)) return std::nullopt;
-  const std::optional<uint64_t> ticks = ParseStealTicks(first);
+  const std::optional<CpuTicks> ticks = ParseCpuTicks(first);
   const long hz = ::sysconf(_SC_CLK_TCK);
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  if (!ticks || hz <= 0 || cpus <= 0) return std::nullopt;
-  MachineSteal m;
-  m.steal_nanos = *ticks * (1000000000ull / static_cast<uint64_t>(hz));
+  struct rusage usage;
+  if (!ticks || hz <= 0 || cpus <= 0 || ::getrusage(RUSAGE_SELF, &usage) != 0) {
+    return std::nullopt;
+  }
+  const uint64_t tick_nanos = 1000000000ull / static_cast<uint64_t>(hz);
+  auto nanos = [](const struct timeval& tv) {
+    return static_cast<uint64_t>(tv.tv_sec) * 1000000000ull +
+           static_cast<uint64_t>(tv.tv_usec) * 1000ull;
+  };
+  MachineCpu m;
+  m.steal_nanos = ticks->steal * tick_nanos;
+  m.busy_nanos = ticks->busy * tick_nanos;
+  m.process_nanos = nanos(usage.ru_utime) + nanos(usage.ru_stime);
   m.cpus = static_cast<int>(cpus);
   return m;
 }

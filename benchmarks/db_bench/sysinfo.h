@@ -59,28 +59,51 @@ struct ProcessThread {
 // no figures. A thread that exits while the list is read is left out.
 std::optional<std::vector<ProcessThread>> ReadProcessThreads();
 
-// The machine's virtual CPUs and the CPU time, summed over them, that the
-// hypervisor spent running something else while one of ours had work
-// ("steal", /proc/stat). A thread whose virtual CPU is taken away this way
-// counts as running in its own schedstat figures: its wall time grows, its
-// CPU time does not, and no scheduler figure says why.
-struct MachineSteal {
+// The machine's virtual CPUs and two figures summed over them, from
+// /proc/stat: the CPU time the hypervisor spent running something else
+// while one of ours had work ("steal"), and the time the CPUs were busy
+// (user, nice, system, irq, softirq), with this process's own CPU time
+// (getrusage) beside it. A thread whose virtual CPU is taken away by the
+// hypervisor counts as running in its own schedstat figures: its wall
+// time grows, its CPU time does not, and no scheduler figure says why. A
+// thread that waits for a CPU no thread of this process holds waits for
+// the kernel's threads or another process: busy less own time says how
+// much they took.
+struct MachineCpu {
   uint64_t steal_nanos = 0;
+  uint64_t busy_nanos = 0;
+  uint64_t process_nanos = 0;
   int cpus = 0;  // online CPUs
 
   // Steal since earlier (0 if the counter went back).
-  uint64_t NanosSince(const MachineSteal& earlier) const {
-    return steal_nanos >= earlier.steal_nanos
-               ? steal_nanos - earlier.steal_nanos
-               : 0;
+  uint64_t StealSince(const MachineCpu& earlier) const {
+    return Since(steal_nanos, earlier.steal_nanos);
+  }
+  // CPU time outside this process since earlier: the machine's busy time
+  // less this process's (0 if that is negative: /proc/stat counts in
+  // clock ticks, getrusage finer).
+  uint64_t OutsideProcessSince(const MachineCpu& earlier) const {
+    const uint64_t busy = Since(busy_nanos, earlier.busy_nanos);
+    const uint64_t own = Since(process_nanos, earlier.process_nanos);
+    return busy > own ? busy - own : 0;
+  }
+
+ private:
+  static uint64_t Since(uint64_t now, uint64_t then) {
+    return now >= then ? now - then : 0;
   }
 };
 // Empty where /proc/stat has no steal field (not Linux, or a kernel before
 // 2.6.11).
-std::optional<MachineSteal> ReadMachineSteal();
-// The steal field, in clock ticks, of the aggregate "cpu" line of a
-// /proc/stat text; empty if there is none. For tests.
-std::optional<uint64_t> ParseStealTicks(const std::string& proc_stat);
+std::optional<MachineCpu> ReadMachineCpu();
+// The aggregate "cpu" line of a /proc/stat text, in clock ticks: the busy
+// fields summed, and steal. Empty if there is none, or it has no steal
+// field. For tests.
+struct CpuTicks {
+  uint64_t busy = 0;
+  uint64_t steal = 0;
+};
+std::optional<CpuTicks> ParseCpuTicks(const std::string& proc_stat);
 
 struct DirBytes {
   uint64_t table_bytes = 0;  // *.sst and *.ldb

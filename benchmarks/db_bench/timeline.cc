@@ -89,7 +89,7 @@ void Sampler::Start(const std::string& name,
     have_sample_ = true;
   }
   last_threads_.clear();
-  last_steal_.reset();
+  last_machine_.reset();
   if (sink_ != nullptr) SampleThreads(nullptr);
   {
     MutexLock lock(&mu_);
@@ -100,11 +100,12 @@ void Sampler::Start(const std::string& name,
 
 void Sampler::SampleThreads(TimelineRow* row,
                             const std::vector<ProcessThread>& exited) {
-  const std::optional<MachineSteal> steal = ReadMachineSteal();
-  if (row != nullptr && steal && last_steal_) {
-    row->steal_ms = static_cast<double>(steal->NanosSince(*last_steal_)) / 1e6;
+  const std::optional<MachineCpu> machine = ReadMachineCpu();
+  if (row != nullptr && machine && last_machine_) {
+    row->steal_ms =
+        static_cast<double>(machine->StealSince(*last_machine_)) / 1e6;
   }
-  last_steal_ = steal;
+  last_machine_ = machine;
   std::optional<std::vector<ProcessThread>> threads = ReadProcessThreads();
   if (!threads) return;
   for (const ProcessThread& t : exited) {

@@ -145,8 +145,8 @@ class Sampler {
   std::optional<uint64_t> peak_rss_anon_;
   // Each thread's scheduler figures at the last tick, by thread id.
   std::map<int, ThreadCpuTime> last_threads_;
-  // The machine's steal counter at the last tick.
-  std::optional<MachineSteal> last_steal_;
+  // The machine's CPU counters at the last tick.
+  std::optional<MachineCpu> last_machine_;
 };
 
 }  // namespace db_bench

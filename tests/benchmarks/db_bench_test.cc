@@ -303,21 +303,40 @@ TEST(SchedstatTest, ThreadFiguresFollowTheThread) {
 }
 
 // The steal field is the eighth number of /proc/stat's aggregate line, and
-// nothing else is taken for it.
-TEST(MachineStealTest, ParsesTheAggregateLinesEighthField) {
-  EXPECT_EQ(std::optional<uint64_t>(12864),
-            ParseStealTicks("cpu  7770121 17293 807430 2639366 128996 0 26390 "
-                            "12864 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n"));
+// busy time the sum of user, nice, system, irq and softirq (not idle,
+// iowait, steal, nor guest, which user counts already).
+TEST(MachineCpuTest, ParsesTheAggregateLinesFields) {
+  const std::optional<CpuTicks> t = ParseCpuTicks(
+      "cpu  7770121 17293 807430 2639366 128996 5 26390 "
+      "12864 700 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(12864u, t->steal);
+  EXPECT_EQ(7770121u + 17293u + 807430u + 5u + 26390u, t->busy);
   // A per-CPU line is not the machine's.
-  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu0 1 2 3 4 5 6 7 8 9 10\n"));
+  EXPECT_EQ(std::nullopt, ParseCpuTicks("cpu0 1 2 3 4 5 6 7 8 9 10\n"));
   // A kernel before steal accounting has seven fields.
-  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu  1 2 3 4 5 6 7\n"));
-  EXPECT_EQ(std::nullopt, ParseStealTicks("cpu  1 2 x 4 5 6 7 8\n"));
-  EXPECT_EQ(std::nullopt, ParseStealTicks(""));
-  // On Linux the machine's figure is there, with at least one CPU.
-  const std::optional<MachineSteal> m = ReadMachineSteal();
+  EXPECT_EQ(std::nullopt, ParseCpuTicks("cpu  1 2 3 4 5 6 7\n"));
+  EXPECT_EQ(std::nullopt, ParseCpuTicks("cpu  1 2 x 4 5 6 7 8\n"));
+  EXPECT_EQ(std::nullopt, ParseCpuTicks(""));
+  // On Linux the machine's figures are there, with at least one CPU.
+  const std::optional<MachineCpu> m = ReadMachineCpu();
   if (!m) GTEST_SKIP() << "/proc/stat has no steal field here";
   EXPECT_GE(m->cpus, 1);
+}
+
+// The time outside this process is the machine's busy time less the
+// process's own, never below zero.
+TEST(MachineCpuTest, OutsideProcessIsBusyLessOwnTime) {
+  MachineCpu before;
+  before.busy_nanos = 1000;
+  before.process_nanos = 400;
+  MachineCpu after = before;
+  after.busy_nanos = 5000;     // 4000 busy in between
+  after.process_nanos = 3400;  // 3000 of it this process's
+  EXPECT_EQ(1000u, after.OutsideProcessSince(before));
+  after.process_nanos = 4900;  // more than the ticks counted
+  EXPECT_EQ(0u, after.OutsideProcessSince(before));
+  EXPECT_EQ(0u, before.OutsideProcessSince(after));  // counters went back
 }
 
 TEST(BenchmarkThreadNameTest, NamesFitTheKernelsLimitAndAreRecognized) {
@@ -778,7 +797,7 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
       "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms",
       timeline[0]);
   const bool sched = ReadThreadSched().has_value();
-  const bool steal = ReadMachineSteal().has_value();
+  const bool steal = ReadMachineCpu().has_value();
   uint64_t fill_ops = 0;
   bool saw_read = false;
   for (size_t i = 1; i < timeline.size(); i++) {
@@ -858,6 +877,13 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
         << summary;
     EXPECT_NE(std::string::npos, summary.find("\"steal_s\":")) << summary;
     EXPECT_NE(std::string::npos, r.out.find("; hypervisor steal ")) << r.out;
+    // And how much of it the kernel's threads and other programs took.
+    EXPECT_NE(std::string::npos, summary.find("\"outside_process_s\":"))
+        << summary;
+    EXPECT_NE(std::string::npos,
+              r.out.find("; outside this process (kernel threads, other "
+                         "programs) "))
+        << r.out;
   }
   int depth = 0;
   for (char c : summary) {
