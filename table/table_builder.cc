@@ -281,8 +281,7 @@ void TableBuilder::WritePendingBlock(PendingBlock* block) {
     pending_raw_bytes_ -= block->job.raw.size();
     written_raw_bytes_ += block->job.raw.size();
     written_stored_bytes_ += stored.size();
-    written_ratio_ = static_cast<double>(written_stored_bytes_) /
-                     static_cast<double>(written_raw_bytes_);
+    written_ratio_q16_ = (written_stored_bytes_ << 16) / written_raw_bytes_;
   }
   pending_handle_.set_offset(offset_);
   pending_handle_.set_size(stored.size() - kBlockTrailerSize);
