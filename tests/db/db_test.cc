@@ -1424,41 +1424,39 @@ TEST_F(DBTest, WithoutTableRecyclingEveryTableIsAFreshFile) {
   db_.reset();
 }
 
-// Records the EnvOptions WALs are opened with, new or written over.
-class WalOptionsEnv : public EnvWrapper {
+// Records the EnvOptions each WAL is opened with, new or written over (as
+// SyncOptionsEnv does bytes_per_sync), and counts the WALs written over.
+class WalOptionsEnv : public test::WritableFileHookEnv {
  public:
-  WalOptionsEnv() : EnvWrapper(Env::Default()) {}
+  WalOptionsEnv() : WritableFileHookEnv(Env::Default()) {}
 
-  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
-                         const EnvOptions& o) override {
-    Record(f, o, /*reused=*/false);
-    return EnvWrapper::NewWritableFile(f, r, o);
-  }
   Status ReuseWritableFile(const std::string& f, const std::string& old,
                            std::unique_ptr<WritableFile>* r,
                            const EnvOptions& o) override {
-    Record(f, o, /*reused=*/true);
-    return EnvWrapper::ReuseWritableFile(f, old, r, o);
+    if (test::EndsWith(f, ".log")) ++reused_wals_;
+    return WritableFileHookEnv::ReuseWritableFile(f, old, r, o);
   }
 
-  struct Opened {
-    EnvOptions options;
-    bool reused = false;
-  };
-  std::vector<Opened> wals() {
+  std::vector<EnvOptions> wal_options() {
     MutexLock l(&mu_);
-    return wals_;
+    return wal_options_;
   }
+  int reused_wals() const { return reused_wals_.load(); }
 
  private:
-  void Record(const std::string& f, const EnvOptions& o, bool reused) {
-    if (!test::EndsWith(f, ".log")) return;
-    MutexLock l(&mu_);
-    wals_.push_back({o, reused});
+  Status OnWritableFile(const std::string& f, const EnvOptions& o,
+                        const Status& s,
+                        std::unique_ptr<WritableFile>* /*r*/) override {
+    if (test::EndsWith(f, ".log")) {
+      MutexLock l(&mu_);
+      wal_options_.push_back(o);
+    }
+    return s;
   }
 
   Mutex mu_;
-  std::vector<Opened> wals_ GUARDED_BY(mu_);
+  std::vector<EnvOptions> wal_options_ GUARDED_BY(mu_);
+  std::atomic<int> reused_wals_{0};
 };
 
 // Through mmap, a WAL stays mapped whole (at most about a memtable), and
@@ -1496,14 +1494,12 @@ TEST_F(DBTest, WalsAskToStayMappedWholeForTheirReuse) {
       ASSERT_OK(db_->Flush(FlushOptions()));
     }
     db_.reset();
-    bool reused = false;
-    for (const WalOptionsEnv::Opened& wal : env.wals()) {
-      reused |= wal.reused;
-      EXPECT_TRUE(wal.options.use_mmap_writes);
-      EXPECT_EQ(c.kept, wal.options.mmap_kept_bytes);
-      EXPECT_EQ(c.parked, wal.options.mmap_parked_bytes);
+    for (const EnvOptions& wal : env.wal_options()) {
+      EXPECT_TRUE(wal.use_mmap_writes);
+      EXPECT_EQ(c.kept, wal.mmap_kept_bytes);
+      EXPECT_EQ(c.parked, wal.mmap_parked_bytes);
     }
-    EXPECT_TRUE(reused);
+    EXPECT_GT(env.reused_wals(), 0);
     ASSERT_OK(DestroyDB(dir_.path(), options_));
     options_.env = Env::Default();
   }
