@@ -12,12 +12,18 @@
 #include <cassert>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 
 #include "util/thread_annotations.h"
 
 namespace cascadedb {
+
+// The unit in which CPUs move memory between their caches. A field one
+// thread writes often and another reads often starts a line of its own
+// (alignas), so neither thread's other fields move with it.
+constexpr size_t kCacheLineSize = 64;
 
 // A hint to the CPU that this thread is spinning (eases its sibling
 // hyperthread and the memory-order machinery); for busy-wait loops.

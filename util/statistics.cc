@@ -150,9 +150,6 @@ constexpr bool HistogramTableInOrder() {
 static_assert(TickerTableInOrder(), "kTickerInfo must follow enum order");
 static_assert(HistogramTableInOrder(), "kHistogramInfo must follow enum order");
 
-// Keeps each CPU's tickers on their own cache lines.
-constexpr size_t kCacheLineSize = 64;
-
 // The number of shards: the CPU count rounded up to a power of two (so a CPU
 // number maps to a shard with a mask), at most kMaxShards.
 constexpr size_t kMaxShards = 256;
