@@ -45,6 +45,7 @@ bool TimedPut(const WorkloadContext& ctx, ThreadState* t, uint64_t k,
   KeyBuffer buf;
   const std::string_view key = ctx.keys->Format(k, buf.data);
   const std::string_view value = t->values.Next(ctx.value_size);
+  if (ctx.live != nullptr) ctx.live->Prefetch(k);
   if (ctx.pacer != nullptr) ctx.pacer->Pace(key.size() + value.size());
   TrackWriteTimes(ctx, t, /*reset=*/true);
   const uint64_t start = NowNanos();
@@ -105,6 +106,7 @@ void DeleteRandom(const WorkloadContext& ctx, ThreadState* t) {
   for (uint64_t i = 0; i < ctx.ops_per_thread; i++) {
     const uint64_t k = t->rand.Uniform(ctx.num);
     const std::string_view key = ctx.keys->Format(k, buf.data);
+    if (ctx.live != nullptr) ctx.live->Prefetch(k);
     if (ctx.pacer != nullptr) ctx.pacer->Pace(key.size());
     TrackWriteTimes(ctx, t, /*reset=*/true);
     const uint64_t start = NowNanos();

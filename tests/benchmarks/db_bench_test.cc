@@ -263,6 +263,34 @@ TEST(LiveKeySetTest, CountsPutsDeletesAndLargeValues) {
   EXPECT_EQ(0u, n);
 }
 
+TEST(LiveKeySetTest, KeysAcrossWordsKeepTheirOwnBits) {
+  // 64 keys share a word: keys on either side of the boundaries, and the
+  // last key of a partial word, each keep their own live and large bits.
+  LiveKeySet live(130);
+  live.Prefetch(129);
+  live.Prefetch(130);  // outside the key space: harmless
+  live.Put(63, true);
+  live.Put(64, false);
+  live.Put(127, false);
+  live.Put(128, true);
+  live.Put(129, true);
+  uint64_t n = 0;
+  uint64_t large = 0;
+  live.Count(&n, &large);
+  EXPECT_EQ(5u, n);
+  EXPECT_EQ(3u, large);
+  live.Put(63, false);  // rewritten small
+  live.Delete(128);     // a deleted large key is not live data
+  live.Count(&n, &large);
+  EXPECT_EQ(4u, n);
+  EXPECT_EQ(1u, large);
+  live.Delete(64);
+  live.Delete(0);  // never written: nothing changes
+  live.Count(&n, &large);
+  EXPECT_EQ(3u, n);
+  EXPECT_EQ(1u, large);
+}
+
 // ---------------------------------------------------------------- flags
 
 ParseResult Parse(std::vector<std::string> args, std::string* error) {
