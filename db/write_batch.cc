@@ -7,6 +7,7 @@
 
 #include "cascadedb/write_batch.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "db/memtable.h"
@@ -32,6 +33,18 @@ Status BadRecord(const char* what, size_t offset) {
   std::snprintf(buf, sizeof(buf), "write batch: bad %s record at offset %zu",
                 what, offset);
   return Status::Corruption(buf);
+}
+
+// Makes room in rep for a record of record_bytes more at once, growing it
+// geometrically. Appended in pieces (tag, key, value), a record would
+// reallocate for each piece that crosses the capacity: DB::Put's batch of
+// one 16-byte key and 100-byte value made three allocations (and freed
+// two), ~5% of a writer's CPU in fillrandom.
+void ReserveRecord(std::string* rep, size_t record_bytes) {
+  const size_t need = rep->size() + record_bytes;
+  if (need > rep->capacity()) {
+    rep->reserve(std::max(need, 2 * rep->capacity()));
+  }
 }
 
 // Parses rep, calling handler (if not null) for each record. The engine of
@@ -156,6 +169,8 @@ Status WriteBatch::Put(const Slice& key, const Slice& value) {
   if (count == UINT32_MAX) {
     return Status::InvalidArgument("write batch: too many records");
   }
+  ReserveRecord(&rep_, 1 + VarintLength(key.size()) + key.size() +
+                           VarintLength(value.size()) + value.size());
   WriteBatchInternal::SetCount(this, count + 1);
   rep_.push_back(static_cast<char>(WriteBatchInternal::kTagValue));
   PutLengthPrefixedSlice(&rep_, key);
@@ -170,6 +185,7 @@ Status WriteBatch::Delete(const Slice& key) {
   if (count == UINT32_MAX) {
     return Status::InvalidArgument("write batch: too many records");
   }
+  ReserveRecord(&rep_, 1 + VarintLength(key.size()) + key.size());
   WriteBatchInternal::SetCount(this, count + 1);
   rep_.push_back(static_cast<char>(WriteBatchInternal::kTagDeletion));
   PutLengthPrefixedSlice(&rep_, key);

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "cascadedb/comparator.h"
@@ -14,6 +16,28 @@
 #include "db/write_batch_internal.h"
 #include "tests/testutil/test_util.h"
 #include "util/coding.h"
+
+// Counts this thread's allocations through operator new (std::string's
+// included), for the test that a record grows its batch once.
+namespace {
+thread_local size_t allocations = 0;
+}  // namespace
+
+// (GCC takes the free in a replaced operator delete for a mismatch.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void* operator new(size_t n) {
+  ++allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace cascadedb {
 namespace {
@@ -70,6 +94,32 @@ TEST(WriteBatchTest, EmptyBatchHasHeaderOnly) {
   EXPECT_EQ(WriteBatchInternal::kHeaderSize, batch.ApproximateSize());
   EXPECT_EQ("", Records(batch));
   EXPECT_EQ("", AppliedContents(batch));
+}
+
+TEST(WriteBatchTest, ARecordGrowsTheBatchOnce) {
+  // Appended piece by piece, DB::Put's batch (a 16-byte key, a 100-byte
+  // value) reallocated three times; each record now makes room for itself
+  // in one step, and the room still grows geometrically.
+  const std::string key(16, 'k');
+  const std::string long_key(40, 'd');
+  const std::string value(100, 'v');
+  WriteBatch batch;
+  size_t before = allocations;
+  ASSERT_OK(batch.Put(key, value));
+  EXPECT_EQ(1u, allocations - before);
+  before = allocations;
+  ASSERT_OK(batch.Delete(long_key));
+  EXPECT_EQ(1u, allocations - before);
+  before = allocations;
+  ASSERT_OK(batch.Put(key, value));
+  EXPECT_EQ(1u, allocations - before);
+  before = allocations;
+  for (int i = 0; i < 100; i++) ASSERT_OK(batch.Put(key, value));
+  EXPECT_LE(allocations - before, 6u);  // doubling: 100 records, few moves
+  EXPECT_EQ(103u, batch.Count());
+  EXPECT_EQ("Put(" + key + ", " + value + ")Delete(" + long_key + ")Put(" +
+                key + ", " + value + ")",
+            Records(batch).substr(0, 2 * (7 + 16 + 100) + 8 + 40));
 }
 
 TEST(WriteBatchTest, RecordsRoundTripThroughIterateInOrder) {
