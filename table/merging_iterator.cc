@@ -56,15 +56,21 @@ class MergingIterator : public Iterator {
     // Children newest first: once one lands in target's group, the rest
     // (older) can only hold later keys of the group, or keys past it.
     // Without same_group nothing is deferred (no probes either).
-    // Probing costs a filter lookup per child; see fruitless_seeks_.
+    // Probing costs a filter lookup per child; see fruitless_seeks_. The
+    // oldest child is never probed: reached with nothing found, it is
+    // positioned whatever its filter says (holding the group, it has the
+    // result; not holding it, every child is positioned). In a tree whose
+    // keys are mostly in its last level, that is the probe of most seeks'
+    // own level, a cache miss each.
     const bool probe_now = fruitless_seeks_ < kProbePauseAfter ||
                            ++paused_seeks_ % kProbeWhilePausedEvery == 0;
     bool found = false;
     uint64_t positioned = 0;
     for (size_t i = 0; i < children_.size(); ++i) {
       IteratorWrapper* const child = &children_[i];
+      const bool oldest = i + 1 == children_.size();
       const SeekProbe* const probe =
-          probe_now ? options_.probes[i].get() : nullptr;
+          probe_now && !oldest ? options_.probes[i].get() : nullptr;
       if (found || (probe != nullptr && !probe->MayContain(target))) {
         deferred_.push_back(child);
         continue;

@@ -453,6 +453,45 @@ TEST(MergingIteratorTest, StatisticsCountChildSeeksAndSeeksSaved) {
             static_cast<uint64_t>(seeks[0] + seeks[1] + seeks[2]));
 }
 
+TEST(MergingIteratorTest, TheOldestChildIsPositionedWithoutAProbe) {
+  // Reached with nothing found, the last child is positioned whatever its
+  // filter would say, so it is not asked.
+  int seeks[2] = {0, 0};
+  int probe_calls[2] = {0, 0};
+  Iterator* children[] = {
+      new CountingIterator({{VersionedKey(1, 2), "a2"}}, &seeks[0]),
+      new CountingIterator(
+          {{VersionedKey(2, 1), "b1"}, {VersionedKey(4, 1), "d1"}}, &seeks[1]),
+  };
+  MergingIteratorOptions options = DeferredSeeks();
+  options.probes.push_back(std::make_unique<SetProbe>(
+      std::set<std::string>{"k001"}, &probe_calls[0]));
+  options.probes.push_back(std::make_unique<SetProbe>(
+      std::set<std::string>{"k002", "k004"}, &probe_calls[1]));
+  std::unique_ptr<Iterator> iter(NewMergingIterator(
+      BytewiseComparator(), children, 2, std::move(options)));
+
+  iter->Seek(VersionedKey(2, 9));  // only in the oldest child
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("b1", iter->value().ToString());
+  EXPECT_EQ(1, probe_calls[0]);
+  EXPECT_EQ(0, seeks[0]);  // ruled out by its probe
+  EXPECT_EQ(1, seeks[1]);
+  iter->Seek(VersionedKey(3, 9));  // in no child: both positioned
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("d1", iter->value().ToString());
+  EXPECT_EQ(1, seeks[0]);
+  EXPECT_EQ(2, seeks[1]);
+  iter->Seek(VersionedKey(1, 9));  // in the newest: the oldest deferred
+  EXPECT_EQ("a2", iter->value().ToString());
+  EXPECT_EQ(2, seeks[1]);
+  EXPECT_EQ(3, probe_calls[0]);
+  EXPECT_EQ(0, probe_calls[1]);
+  iter->Next();
+  ASSERT_TRUE(iter->Valid());
+  EXPECT_EQ("b1", iter->value().ToString());
+}
+
 TEST(MergingIteratorTest, DeferredChildErrorShowsAtTheNextMove) {
   int seeks[2] = {0, 0};
   Iterator* children[] = {
@@ -499,8 +538,9 @@ TEST(MergingIteratorTest, ProbesPauseWhileTheyGainNothing) {
     ASSERT_TRUE(iter->Valid());
     EXPECT_EQ("d1", iter->value().ToString());
   }
-  // Probed until eight seeks in a row had missed, not on every seek.
-  EXPECT_EQ(16, probe_calls);
+  // Probed until eight seeks in a row had missed, not on every seek (and
+  // child 1, the oldest, never).
+  EXPECT_EQ(8, probe_calls);
   // A seek that finds its group (among the children positioned anyway)
   // turns probing back on.
   iter->Seek(VersionedKey(2, 9));
@@ -569,7 +609,7 @@ TEST(MergingIteratorTest, DeferredSeeksMatchThePlainMerge) {
       }
       options.probes.push_back(
           std::make_unique<SetProbe>(std::move(may), &probe_calls));
-      any_probe = true;
+      if (child + 1 < n) any_probe = true;  // the oldest is never asked
     }
     std::sort(model.begin(), model.end());
     std::unique_ptr<Iterator> iter(NewMergingIterator(
