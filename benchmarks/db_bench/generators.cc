@@ -78,48 +78,44 @@ std::string_view ValueGenerator::Next(size_t len) {
 LiveKeySet::LiveKeySet(uint64_t num_keys)
     : num_keys_(num_keys),
       num_groups_(static_cast<size_t>((num_keys + 63) / 64)),
-      // new[] of 8-byte words is 16-byte aligned here (malloc's
-      // alignment), so a group's two words never straddle a cache line.
-      words_(new std::atomic<uint64_t>[2 * num_groups_]) {
-  Clear();
-}
+      groups_(new Group[num_groups_]) {}
 
 void LiveKeySet::Put(uint64_t k, bool large) {
   if (k >= num_keys_) return;
   const uint64_t bit = uint64_t{1} << (k % 64);
-  std::atomic<uint64_t>& live = words_[2 * (k / 64)];
+  Group& g = groups_[k / 64];
   // Loads first: most puts in overwrite-heavy runs find the bits already
   // right and skip the read-modify-write.
-  if ((live.load(std::memory_order_relaxed) & bit) == 0) {
-    live.fetch_or(bit, std::memory_order_relaxed);
+  if ((g.live.load(std::memory_order_relaxed) & bit) == 0) {
+    g.live.fetch_or(bit, std::memory_order_relaxed);
   }
-  std::atomic<uint64_t>& lg = words_[2 * (k / 64) + 1];
-  const bool is_large = (lg.load(std::memory_order_relaxed) & bit) != 0;
-  if (large && !is_large) lg.fetch_or(bit, std::memory_order_relaxed);
-  if (!large && is_large) lg.fetch_and(~bit, std::memory_order_relaxed);
+  const bool is_large = (g.large.load(std::memory_order_relaxed) & bit) != 0;
+  if (large && !is_large) g.large.fetch_or(bit, std::memory_order_relaxed);
+  if (!large && is_large) g.large.fetch_and(~bit, std::memory_order_relaxed);
 }
 
 void LiveKeySet::Delete(uint64_t k) {
   if (k >= num_keys_) return;
   const uint64_t bit = uint64_t{1} << (k % 64);
-  std::atomic<uint64_t>& live = words_[2 * (k / 64)];
+  std::atomic<uint64_t>& live = groups_[k / 64].live;
   if ((live.load(std::memory_order_relaxed) & bit) != 0) {
     live.fetch_and(~bit, std::memory_order_relaxed);
   }
 }
 
 void LiveKeySet::Clear() {
-  for (size_t i = 0; i < 2 * num_groups_; i++) {
-    words_[i].store(0, std::memory_order_relaxed);
+  for (size_t i = 0; i < num_groups_; i++) {
+    groups_[i].live.store(0, std::memory_order_relaxed);
+    groups_[i].large.store(0, std::memory_order_relaxed);
   }
 }
 
 void LiveKeySet::Count(uint64_t* live, uint64_t* live_large) const {
   *live = 0;
   *live_large = 0;
-  for (size_t g = 0; g < num_groups_; g++) {
-    const uint64_t l = words_[2 * g].load(std::memory_order_relaxed);
-    const uint64_t lg = words_[2 * g + 1].load(std::memory_order_relaxed);
+  for (size_t i = 0; i < num_groups_; i++) {
+    const uint64_t l = groups_[i].live.load(std::memory_order_relaxed);
+    const uint64_t lg = groups_[i].large.load(std::memory_order_relaxed);
     *live += static_cast<uint64_t>(__builtin_popcountll(l));
     *live_large += static_cast<uint64_t>(__builtin_popcountll(l & lg));
   }

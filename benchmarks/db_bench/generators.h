@@ -75,7 +75,7 @@ class LiveKeySet {
   // instead of waiting for memory (a random key's bits were a cache miss,
   // ~5% of a writer's CPU in fillrandom).
   void Prefetch(uint64_t k) const {
-    if (k < num_keys_) __builtin_prefetch(&words_[2 * (k / 64)], 1);
+    if (k < num_keys_) __builtin_prefetch(&groups_[k / 64], 1);
   }
   void Put(uint64_t k, bool large);
   void Delete(uint64_t k);
@@ -84,11 +84,16 @@ class LiveKeySet {
   void Count(uint64_t* live, uint64_t* live_large) const;
 
  private:
-  // Per 64 keys, two words side by side (one cache line): which are live
-  // (words_[2i]) and which of those hold large values (words_[2i + 1]).
+  // The bits of 64 keys, side by side on one cache line: which are live,
+  // and which of those hold large values.
+  struct alignas(16) Group {
+    std::atomic<uint64_t> live{0};
+    std::atomic<uint64_t> large{0};
+  };
+
   const uint64_t num_keys_;
   const size_t num_groups_;
-  std::unique_ptr<std::atomic<uint64_t>[]> words_;
+  std::unique_ptr<Group[]> groups_;
 };
 
 }  // namespace db_bench
