@@ -675,9 +675,12 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
   }
   Leaf* leaf = static_cast<Leaf*>(node);
   const int count = leaf->count.load(std::memory_order_relaxed);
-  const int i = Rank(leaf->slots, count, key, MakeProbe(leaf, kb), false);
-  if (i < count &&
-      compare_(leaf->slots[i].key.load(std::memory_order_relaxed), key) == 0) {
+  const Probe probe = MakeProbe(leaf, kb);
+  const int i = Rank(leaf->slots, count, key, probe, false);
+  // A key equal to slot i's has its head: only then is the slot's key read
+  // (a cache miss into the arena, on almost every insert when it was read
+  // regardless).
+  if (i < count && CompareWithSlot(key, probe, leaf->slots[i]) == 0) {
     return false;
   }
 
