@@ -672,6 +672,9 @@ bool BTree<Key, Comparator>::Insert(const Key& key) {
     child_pos[depth] = c;
     depth++;
     node = inner->children[c].load(std::memory_order_relaxed);
+    // As readers do: the node's lines load together, not one per step of
+    // its binary search.
+    PrefetchNode(node);
   }
   Leaf* leaf = static_cast<Leaf*>(node);
   const int count = leaf->count.load(std::memory_order_relaxed);
