@@ -20,7 +20,6 @@ namespace {
 
 constexpr uint64_t kWordMul1 = 0x87c37b91114253d5ull;
 constexpr uint64_t kWordMul2 = 0x4cf5ad432745937full;
-constexpr uint64_t kSeedMul = 0x9e3779b97f4a7c15ull;
 constexpr uint64_t kStepAdd = 0x52dce729ull;
 
 inline uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
@@ -35,10 +34,8 @@ inline uint64_t ScrambleWord(uint64_t w) {
 
 }  // namespace
 
-uint32_t Hash(const char* data, size_t n, uint32_t seed) {
-  // Spreading the seed over all 64 bits makes nearby seeds (0, 1, 2, ...)
-  // start from unrelated states.
-  uint64_t h = Avalanche64((static_cast<uint64_t>(seed) + 1) * kSeedMul);
+uint32_t HashFromState(const char* data, size_t n, uint64_t state) {
+  uint64_t h = state;
   const char* p = data;
   size_t left = n;
   while (left >= 8) {

@@ -46,6 +46,17 @@ TEST(HashTest, KnownValuesNeverChange) {
   EXPECT_EQ(0x8f96cb79u, HashOf("the quick brown fox", 0xbc9f1d34u));
 }
 
+TEST(HashTest, SeedStateIsMadeAtCompileTime) {
+  // Callers pass constant seeds; their start states must fold into
+  // constants (this fails to compile otherwise) and hash as Hash does.
+  constexpr uint64_t kState = HashSeedState(0xbc9f1d34u);
+  static_assert(kState != HashSeedState(0), "seeds must differ");
+  for (const std::string s : {"", "a", "12345678", "the quick brown fox"}) {
+    EXPECT_EQ(HashOf(s, 0xbc9f1d34u), HashFromState(s.data(), s.size(), kState))
+        << s;
+  }
+}
+
 TEST(HashTest, SeedChangesResult) {
   for (const std::string s : {"", "a", "hello world", "0123456789abcdef"}) {
     std::set<uint32_t> seen;
