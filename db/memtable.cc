@@ -168,12 +168,12 @@ void MemTable::EncodeEntry(char* dst, SequenceNumber seq, ValueType type,
   const size_t value_size = value.size();
   char* p = EncodeVarint32(
       dst, static_cast<uint32_t>(key_size + kInternalKeyTrailerSize));
-  if (key_size > 0) std::memcpy(p, key.data(), key_size);
+  CopyBytes(p, key.data(), key_size);
   p += key_size;
   EncodeFixed64(p, PackSequenceAndType(seq, type));
   p += kInternalKeyTrailerSize;
   p = EncodeVarint32(p, static_cast<uint32_t>(value_size));
-  if (value_size > 0) std::memcpy(p, value.data(), value_size);
+  CopyBytes(p, value.data(), value_size);
 }
 
 bool MemTable::InsertEntry(bool concurrent, size_t encoded_len,

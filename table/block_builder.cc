@@ -16,7 +16,7 @@ BlockBuilder::BlockBuilder(int restart_interval)
 }
 
 void BlockBuilder::Reset() {
-  buffer_.clear();
+  size_ = 0;  // buffer_'s bytes stay, as room
   restarts_.clear();
   restarts_.push_back(0);
   counter_ = 0;
@@ -29,34 +29,45 @@ void BlockBuilder::Add(const Slice& key, const Slice& value) {
   assert(!finished_);
   size_t shared = 0;
   if (counter_ < restart_interval_) {
-    const size_t limit = std::min(last_key_.size(), key.size());
-    while (shared < limit && last_key_[shared] == key[shared]) ++shared;
+    shared = SharedPrefixLength(last_key_.slice().data(), key.data(),
+                                std::min(last_key_.size(), key.size()));
   } else {
     // A restart point stores its key in full so readers can start there.
-    restarts_.push_back(static_cast<uint32_t>(buffer_.size()));
+    restarts_.push_back(static_cast<uint32_t>(size_));
     counter_ = 0;
   }
   const size_t non_shared = key.size() - shared;
 
-  // The three lengths go in with one append (each PutVarint32 would be an
-  // append of its own, with its own capacity check).
-  char lengths[15];
-  char* p = EncodeVarint32(lengths, static_cast<uint32_t>(shared));
+  const size_t most = 3 * kMaxVarint32Length + non_shared + value.size();
+  if (buffer_.size() - size_ < most) Grow(most);
+  char* const start = &buffer_[0];
+  char* p = EncodeVarint32(start + size_, static_cast<uint32_t>(shared));
   p = EncodeVarint32(p, static_cast<uint32_t>(non_shared));
   p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
-  buffer_.append(lengths, static_cast<size_t>(p - lengths));
-  buffer_.append(key.data() + shared, non_shared);
-  buffer_.append(value.data(), value.size());
+  CopyBytes(p, key.data() + shared, non_shared);
+  p += non_shared;
+  CopyBytes(p, value.data(), value.size());
+  p += value.size();
+  size_ = static_cast<size_t>(p - start);
 
   last_key_.Rebuild(shared, key.data() + shared, non_shared);
   ++counter_;
   ++num_entries_;
 }
 
+void BlockBuilder::Grow(size_t n) {
+  // Geometric, so a block's bytes are copied O(1) times on average; a
+  // capacity the string already has is used before asking for more.
+  const size_t want = std::max(size_ + n, buffer_.capacity());
+  buffer_.resize(std::max(want, 2 * buffer_.size()));
+}
+
 Slice BlockBuilder::Finish() {
   if (!finished_) {
+    buffer_.resize(size_);
     for (uint32_t restart : restarts_) PutFixed32(&buffer_, restart);
     PutFixed32(&buffer_, static_cast<uint32_t>(restarts_.size()));
+    size_ = buffer_.size();
     finished_ = true;
   }
   return Slice(buffer_);
@@ -69,9 +80,8 @@ void BlockBuilder::FinishInto(std::string* out) {
 }
 
 size_t BlockBuilder::CurrentSizeEstimate() const {
-  if (finished_) return buffer_.size();
-  return buffer_.size() + restarts_.size() * sizeof(uint32_t) +
-         sizeof(uint32_t);
+  if (finished_) return size_;
+  return size_ + restarts_.size() * sizeof(uint32_t) + sizeof(uint32_t);
 }
 
 }  // namespace cascadedb

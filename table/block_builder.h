@@ -63,8 +63,15 @@ class BlockBuilder {
   Slice last_key() const { return last_key_.slice(); }
 
  private:
+  // Makes buffer_ hold at least n bytes past size_.
+  void Grow(size_t n);
+
   const int restart_interval_;
-  std::string buffer_;              // the block so far
+  // The block so far is buffer_[0, size_); the bytes past it are room for
+  // the next entries, so an entry is written in place with no append call
+  // (resized to size_ by Finish).
+  std::string buffer_;
+  size_t size_ = 0;
   std::vector<uint32_t> restarts_;  // offsets of the restart points
   int counter_ = 0;                 // entries since the last restart
   uint64_t num_entries_ = 0;        // entries since Reset()

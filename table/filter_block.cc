@@ -18,8 +18,8 @@ void FilterBlockBuilder::AddKey(const Slice& user_key) {
   // Internal keys of one user key arrive together (newest first), so
   // skipping consecutive duplicates drops almost all of them cheaply.
   if (hashed_ != nullptr) {
-    if (num_keys_ > 0 && Slice(last_key_) == user_key) return;
-    last_key_.assign(user_key.data(), user_key.size());
+    if (num_keys_ > 0 && last_key_.slice() == user_key) return;
+    last_key_.Assign(user_key);
     hashes_.push_back(hashed_->KeyHash(user_key));
     ++num_keys_;
     return;

@@ -19,6 +19,7 @@
 
 #include "cascadedb/filter_policy.h"
 #include "cascadedb/slice.h"
+#include "util/key_buffer.h"
 #include "util/key_hash_filter_policy.h"
 
 namespace cascadedb {
@@ -51,7 +52,7 @@ class FilterBlockBuilder {
   // policy_ if it builds from key hashes, else nullptr.
   const KeyHashFilterPolicy* const hashed_;
   // With hashed_: the previous key and every key's hash.
-  std::string last_key_;
+  KeyBuffer last_key_;
   std::vector<uint64_t> hashes_;
   // Without: every key, concatenated, and where each starts.
   std::string keys_;

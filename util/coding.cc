@@ -30,26 +30,6 @@ bool GetFixed64(Slice* input, uint64_t* v) {
   return true;
 }
 
-char* EncodeVarint32(char* dst, uint32_t v) {
-  unsigned char* p = reinterpret_cast<unsigned char*>(dst);
-  while (v >= 0x80) {
-    *p++ = static_cast<unsigned char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<unsigned char>(v);
-  return reinterpret_cast<char*>(p);
-}
-
-char* EncodeVarint64(char* dst, uint64_t v) {
-  unsigned char* p = reinterpret_cast<unsigned char*>(dst);
-  while (v >= 0x80) {
-    *p++ = static_cast<unsigned char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<unsigned char>(v);
-  return reinterpret_cast<char*>(p);
-}
-
 void PutVarint32(std::string* dst, uint32_t v) {
   char buf[kMaxVarint32Length];
   const char* end = EncodeVarint32(buf, v);

@@ -141,6 +141,58 @@ inline int CompareSlices(const Slice& a, const Slice& b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
+// The number of leading bytes a[0, n) and b[0, n) share, eight bytes a
+// step: block builders find each key's prefix shared with the previous one.
+inline size_t SharedPrefixLength(const char* a, const char* b, size_t n) {
+  size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    // The lowest differing byte of a little-endian load is the first.
+    if (x != y) return i + (static_cast<size_t>(__builtin_ctzll(x ^ y)) >> 3);
+  }
+#endif
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// memcpy(dst, src, n), inline for the short keys and values that block
+// builders, block iterators and memtables copy once or twice per entry: a
+// call to memcpy costs more than copying them. Each size class copies its
+// first and last bytes with fixed-size moves that may overlap in the middle;
+// runs longer than kCopyBytesInline go to memcpy.
+// REQUIRES: [dst, dst + n) and [src, src + n) do not overlap.
+constexpr size_t kCopyBytesInline = 128;
+inline void CopyBytes(char* dst, const char* src, size_t n) {
+  if (n >= 16) {
+    if (n > kCopyBytesInline) {
+      std::memcpy(dst, src, n);
+    } else if (n > 64) {
+      std::memcpy(dst, src, 64);
+      std::memcpy(dst + n - 64, src + n - 64, 64);
+    } else if (n > 32) {
+      std::memcpy(dst, src, 32);
+      std::memcpy(dst + n - 32, src + n - 32, 32);
+    } else {
+      std::memcpy(dst, src, 16);
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+    }
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
 // Appends the 4 (8) byte little-endian encoding of v to *dst.
 void PutFixed32(std::string* dst, uint32_t v);
 void PutFixed64(std::string* dst, uint64_t v);
@@ -154,9 +206,20 @@ bool GetFixed64(Slice* input, uint64_t* v);
 
 // Writes the varint encoding of v at dst and returns the byte past it.
 // REQUIRES: dst has kMaxVarint32Length (kMaxVarint64Length) writable bytes,
-// or at least VarintLength(v).
-char* EncodeVarint32(char* dst, uint32_t v);
-char* EncodeVarint64(char* dst, uint64_t v);
+// or at least VarintLength(v). Inline: block builders write three per entry,
+// most of them one byte.
+inline char* EncodeVarint64(char* dst, uint64_t v) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(dst);
+  while (v >= 0x80) {
+    *p++ = static_cast<unsigned char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<unsigned char>(v);
+  return reinterpret_cast<char*>(p);
+}
+inline char* EncodeVarint32(char* dst, uint32_t v) {
+  return EncodeVarint64(dst, v);
+}
 
 // Appends the varint encoding of v to *dst.
 void PutVarint32(std::string* dst, uint32_t v);

@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "cascadedb/slice.h"
+#include "util/coding.h"
 
 namespace cascadedb {
 
@@ -45,7 +46,7 @@ class KeyBuffer {
     assert(shared <= size_);
     const size_t need = shared + n;
     if (need > capacity_) Grow(need);
-    if (n > 0) std::memcpy(data_ + shared, p, n);
+    CopyBytes(data_ + shared, p, n);
     size_ = need;
   }
 

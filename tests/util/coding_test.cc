@@ -390,6 +390,50 @@ TEST(CodingTest, CompareBytesAgreesWithMemcmpAtEveryLengthAndPosition) {
   }
 }
 
+TEST(CodingTest, SharedPrefixLengthFindsTheFirstDifferenceAnywhere) {
+  // Every length past two eight-byte steps, with the first difference at
+  // every position (and none), differing in the low or the high bits.
+  for (size_t n = 0; n <= 27; n++) {
+    const std::string a(n, '\x5a');
+    EXPECT_EQ(n, SharedPrefixLength(a.data(), a.data(), n)) << "n " << n;
+    for (size_t pos = 0; pos < n; pos++) {
+      for (const unsigned char c : {0x5b, 0xda, 0x00}) {
+        std::string b = a;
+        b[pos] = static_cast<char>(c);
+        if (pos + 1 < n) b[pos + 1] = '\x01';  // later bytes differ too
+        EXPECT_EQ(pos, SharedPrefixLength(a.data(), b.data(), n))
+            << "n " << n << " pos " << pos << " byte " << int{c};
+        EXPECT_EQ(pos, SharedPrefixLength(b.data(), a.data(), n))
+            << "n " << n << " pos " << pos << " byte " << int{c};
+      }
+    }
+  }
+}
+
+TEST(CodingTest, CopyBytesCopiesExactlyNBytesAtEveryLengthAndAlignment) {
+  // Every size class through the inline limit and past it, from and to
+  // every alignment in a word; the bytes around the destination must keep
+  // their guard value (an overlapping move that ran past n would not).
+  std::string src(kCopyBytesInline + 40, '\0');
+  for (size_t i = 0; i < src.size(); i++) {
+    src[i] = static_cast<char>(i * 7 + 1);
+  }
+  for (size_t n = 0; n <= kCopyBytesInline + 17; n++) {
+    for (size_t from = 0; from < 8; from++) {
+      for (size_t to = 0; to < 8; to++) {
+        std::string dst(n + 32, '\xee');
+        CopyBytes(&dst[8 + to], src.data() + from, n);
+        for (size_t i = 0; i < dst.size(); i++) {
+          const bool copied = i >= 8 + to && i < 8 + to + n;
+          const char want = copied ? src[from + i - 8 - to] : '\xee';
+          ASSERT_EQ(want, dst[i])
+              << "n " << n << " from " << from << " to " << to << " byte " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(CodingTest, CompareSlicesOrdersLikeSliceCompare) {
   const uint32_t seed = test::RandomSeed();
   Random rnd(seed);
