@@ -56,26 +56,31 @@ void BlockBuilder::Add(const Slice& key, const Slice& value) {
 }
 
 void BlockBuilder::Grow(size_t n) {
-  // Geometric, so a block's bytes are copied O(1) times on average; a
-  // capacity the string already has is used before asking for more.
-  const size_t want = std::max(size_ + n, buffer_.capacity());
-  buffer_.resize(std::max(want, 2 * buffer_.size()));
+  // Geometric, so a block's bytes are moved O(1) times on average. The
+  // string keeps its length (zero-filled once) from block to block, as room.
+  buffer_.resize(std::max(size_ + n, 2 * size_));
 }
 
 Slice BlockBuilder::Finish() {
   if (!finished_) {
-    buffer_.resize(size_);
-    for (uint32_t restart : restarts_) PutFixed32(&buffer_, restart);
-    PutFixed32(&buffer_, static_cast<uint32_t>(restarts_.size()));
-    size_ = buffer_.size();
+    const size_t trailer = (restarts_.size() + 1) * sizeof(uint32_t);
+    if (buffer_.size() - size_ < trailer) Grow(trailer);
+    char* p = &buffer_[size_];
+    for (uint32_t restart : restarts_) {
+      EncodeFixed32(p, restart);
+      p += sizeof(uint32_t);
+    }
+    EncodeFixed32(p, static_cast<uint32_t>(restarts_.size()));
+    size_ += trailer;
     finished_ = true;
   }
-  return Slice(buffer_);
+  return Slice(buffer_.data(), size_);
 }
 
 void BlockBuilder::FinishInto(std::string* out) {
   Finish();
   buffer_.swap(*out);
+  out->resize(size_);  // a cut: the room stays behind, unfilled
   Reset();
 }
 

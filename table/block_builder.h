@@ -68,8 +68,8 @@ class BlockBuilder {
 
   const int restart_interval_;
   // The block so far is buffer_[0, size_); the bytes past it are room for
-  // the next entries, so an entry is written in place with no append call
-  // (resized to size_ by Finish).
+  // the next entries and the restart array, so an entry is written in place
+  // with no append call.
   std::string buffer_;
   size_t size_ = 0;
   std::vector<uint32_t> restarts_;  // offsets of the restart points
