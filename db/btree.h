@@ -274,8 +274,11 @@ class BTree {
       }
       const char* p = reinterpret_cast<const char*>(
           in->slots[j].key.load(std::memory_order_relaxed));
+      // Three lines: a 16-byte key's entry with a 100-byte value (126
+      // bytes, at any offset in its line) ends in the third.
       __builtin_prefetch(p);
       __builtin_prefetch(p + 64);
+      __builtin_prefetch(p + 128);
     }
   }
 
