@@ -145,16 +145,12 @@ inline int CompareSlices(const Slice& a, const Slice& b) {
 // step: block builders find each key's prefix shared with the previous one.
 inline size_t SharedPrefixLength(const char* a, const char* b, size_t n) {
   size_t i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   for (; i + 8 <= n; i += 8) {
-    uint64_t x;
-    uint64_t y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    // The lowest differing byte of a little-endian load is the first.
+    const uint64_t x = DecodeFixed64(a + i);
+    const uint64_t y = DecodeFixed64(b + i);
+    // The lowest differing byte of a little-endian value is the first.
     if (x != y) return i + (static_cast<size_t>(__builtin_ctzll(x ^ y)) >> 3);
   }
-#endif
   while (i < n && a[i] == b[i]) ++i;
   return i;
 }
