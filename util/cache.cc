@@ -5,8 +5,8 @@
 // The key space is split into 2^num_shard_bits shards by the top bits of a
 // 32-bit hash of the key (the hash table inside a shard uses the low bits, so
 // the two choices stay independent). Each shard has its own mutex, its own
-// share of the capacity, a chained hash table that doubles as it fills, and
-// two circular doubly linked lists:
+// share of the capacity, an open-addressed hash table that doubles as it
+// fills, and two circular doubly linked lists:
 //
 //   lru_     entries in the table that nobody pins, oldest first. Only these
 //            can be evicted.
@@ -81,7 +81,7 @@ constexpr int kMaxShardBits = 16;
 struct LRUHandle : public Cache::Handle {
   void* value = nullptr;
   Cache::Deleter deleter = nullptr;
-  LRUHandle* next_hash = nullptr;  // Chain in a hash bucket or to-free list.
+  LRUHandle* next_hash = nullptr;  // Chain on a to-free list.
   LRUHandle* next = nullptr;       // Neighbours on lru_ or in_use_.
   LRUHandle* prev = nullptr;
   size_t charge = 0;
@@ -146,82 +146,96 @@ class PendingDeletes {
   LRUHandle** tail_ = &head_;
 };
 
-// A chained hash table of LRUHandle keyed by (key, hash). Buckets are picked
-// by the low bits of the hash; the table doubles when it holds more entries
-// than buckets, so chains stay about one entry long.
+// An open-addressed hash table of LRUHandle keyed by (key, hash), with
+// linear probing. Each slot keeps its entry's hash beside the pointer, so
+// that a probe compares hashes in the slot array and reads an entry only
+// when its hash matches: a lookup that misses (most of them, when reads
+// cover far more data than the cache holds) touches no entry. Entries lie
+// all over the heap, and reading one is a cache (and often TLB) miss:
+// chained buckets, which kept the hash in the entry, spent ~70% of
+// Lookup's time on that read (docs/performance.md, "Block cache lookups
+// that miss read no entry"). The table doubles when more than half full,
+// and a removal shifts later entries of its run back (no tombstones).
 //
 // Thread safety: not thread-safe; the owning shard locks around it.
 class HandleTable {
  public:
-  HandleTable() { Resize(kInitialBuckets); }
+  HandleTable() { Resize(kInitialSlots); }
   HandleTable(const HandleTable&) = delete;
   HandleTable& operator=(const HandleTable&) = delete;
 
   // The entry for key, or nullptr.
   LRUHandle* Lookup(const Slice& key, uint32_t hash) {
-    return *FindSlot(key, hash);
+    return slots_[FindSlot(key, hash)].entry;
   }
 
   // Adds e, returning the entry with the same key that it replaced (now out
   // of the table), or nullptr.
   LRUHandle* Insert(LRUHandle* e) {
-    LRUHandle** slot = FindSlot(e->key(), e->hash);
-    LRUHandle* old = *slot;
-    e->next_hash = old == nullptr ? nullptr : old->next_hash;
-    *slot = e;
-    if (old == nullptr) {
-      ++elems_;
-      if (elems_ > length_) Resize(length_ * 2);
-    }
+    size_t i = FindSlot(e->key(), e->hash);
+    LRUHandle* old = slots_[i].entry;
+    slots_[i] = Slot{e->hash, e};
+    if (old == nullptr && ++elems_ * 2 > mask_ + 1) Resize((mask_ + 1) * 2);
     return old;
   }
 
   // Removes and returns the entry for key, or nullptr.
   LRUHandle* Remove(const Slice& key, uint32_t hash) {
-    LRUHandle** slot = FindSlot(key, hash);
-    LRUHandle* e = *slot;
-    if (e != nullptr) {
-      *slot = e->next_hash;
-      --elems_;
+    size_t hole = FindSlot(key, hash);
+    LRUHandle* e = slots_[hole].entry;
+    if (e == nullptr) return nullptr;
+    --elems_;
+    // Moves back each later entry of the run that the hole would otherwise
+    // cut off from its home slot.
+    for (size_t j = (hole + 1) & mask_; slots_[j].entry != nullptr;
+         j = (j + 1) & mask_) {
+      const size_t home = slots_[j].hash & mask_;
+      // Distances from home, cyclically: the entry at j may move to the
+      // hole only if the hole lies between its home and j.
+      if (((j - home) & mask_) >= ((j - hole) & mask_)) {
+        slots_[hole] = slots_[j];
+        hole = j;
+      }
     }
+    slots_[hole] = Slot{};
     return e;
   }
 
  private:
-  static constexpr size_t kInitialBuckets = 16;  // A power of two.
+  struct Slot {
+    uint32_t hash = 0;
+    LRUHandle* entry = nullptr;  // nullptr: empty
+  };
 
-  // The slot that points at the entry for key, or the null slot at the end
-  // of its bucket's chain.
-  LRUHandle** FindSlot(const Slice& key, uint32_t hash) {
-    LRUHandle** slot = &buckets_[hash & (length_ - 1)];
-    while (*slot != nullptr &&
-           ((*slot)->hash != hash || (*slot)->key() != key)) {
-      slot = &(*slot)->next_hash;
+  static constexpr size_t kInitialSlots = 32;  // A power of two.
+
+  // The slot holding the entry for key, or the empty slot where it would go.
+  size_t FindSlot(const Slice& key, uint32_t hash) const {
+    size_t i = hash & mask_;
+    while (slots_[i].entry != nullptr &&
+           (slots_[i].hash != hash || slots_[i].entry->key() != key)) {
+      i = (i + 1) & mask_;
     }
-    return slot;
+    return i;
   }
 
-  // Rehashes every entry into new_length buckets (a power of two).
-  void Resize(size_t new_length) {
-    auto new_buckets = std::make_unique<LRUHandle*[]>(new_length);
-    for (size_t i = 0; i < new_length; ++i) new_buckets[i] = nullptr;
-    for (size_t i = 0; i < length_; ++i) {
-      LRUHandle* e = buckets_[i];
-      while (e != nullptr) {
-        LRUHandle* next = e->next_hash;
-        LRUHandle** head = &new_buckets[e->hash & (new_length - 1)];
-        e->next_hash = *head;
-        *head = e;
-        e = next;
-      }
+  // Reinserts every entry into new_slots slots (a power of two).
+  void Resize(size_t new_slots) {
+    std::unique_ptr<Slot[]> old = std::move(slots_);
+    const size_t old_slots = old == nullptr ? 0 : mask_ + 1;
+    slots_ = std::make_unique<Slot[]>(new_slots);
+    mask_ = new_slots - 1;
+    for (size_t i = 0; i < old_slots; ++i) {
+      if (old[i].entry == nullptr) continue;
+      size_t j = old[i].hash & mask_;
+      while (slots_[j].entry != nullptr) j = (j + 1) & mask_;
+      slots_[j] = old[i];
     }
-    buckets_ = std::move(new_buckets);
-    length_ = new_length;
   }
 
-  std::unique_ptr<LRUHandle*[]> buckets_;
-  size_t length_ = 0;  // Number of buckets, a power of two.
-  size_t elems_ = 0;   // Number of entries.
+  std::unique_ptr<Slot[]> slots_;
+  size_t mask_ = 0;   // Number of slots less one; the number is a power of 2.
+  size_t elems_ = 0;  // Number of entries.
 };
 
 // One independently locked part of the cache.

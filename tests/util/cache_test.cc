@@ -438,6 +438,53 @@ TEST_F(CacheTest, ManyEntriesAreAllFound) {
   for (int i = 0; i < kN; i++) ASSERT_EQ(i % 2 == 0 ? -1 : i, Lookup(i)) << i;
 }
 
+// Inserts, replacements, erases and evictions in random order against a
+// model, in one shard so that every key shares one table: removals in the
+// middle of runs of probed slots must leave every other key findable.
+TEST_F(CacheTest, RandomOperationsMatchAModel) {
+  constexpr int kKeys = 3000;
+  constexpr size_t kCapacity = 2000;  // evictions too, once it fills
+  NewCache(kCapacity);
+  Random rnd(test::RandomSeed());
+  std::map<int, int> model;  // key -> value, for keys that must be there
+  std::vector<int> inserted_order;
+  for (int step = 0; step < 200000; ++step) {
+    const int key = static_cast<int>(rnd.Uniform(kKeys));
+    switch (rnd.Uniform(3)) {
+      case 0:
+        Insert(key, step);
+        model[key] = step;
+        break;
+      case 1:
+        cache_->Erase(Key(key));
+        model.erase(key);
+        break;
+      default: {
+        const int got = Lookup(key);
+        auto it = model.find(key);
+        if (got == -1) {
+          // Absent: never inserted, erased, or evicted (forget it).
+          if (it != model.end()) model.erase(it);
+        } else {
+          ASSERT_NE(model.end(), it) << "key " << key << " came back";
+          ASSERT_EQ(it->second, got) << "key " << key;
+        }
+      }
+    }
+  }
+  // Everything the cache still holds is the model's newest value.
+  size_t found = 0;
+  for (int key = 0; key < kKeys; ++key) {
+    const int got = Lookup(key);
+    if (got == -1) continue;
+    ++found;
+    ASSERT_EQ(1u, model.count(key)) << key;
+    ASSERT_EQ(model[key], got) << key;
+  }
+  EXPECT_EQ(found, cache_->GetUsage());
+  EXPECT_LE(found, kCapacity);
+}
+
 TEST_F(CacheTest, ManyShardsHoldEntriesAndSumUsage) {
   NewCache(1 << 20, 6);
   constexpr int kN = 10000;
