@@ -447,7 +447,6 @@ TEST_F(CacheTest, RandomOperationsMatchAModel) {
   NewCache(kCapacity);
   Random rnd(test::RandomSeed());
   std::map<int, int> model;  // key -> value, for keys that must be there
-  std::vector<int> inserted_order;
   for (int step = 0; step < 200000; ++step) {
     const int key = static_cast<int>(rnd.Uniform(kKeys));
     switch (rnd.Uniform(3)) {
