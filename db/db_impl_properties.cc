@@ -306,6 +306,8 @@ bool DBImpl::GetIntPropertyLocked(const std::string& name, uint64_t* value) {
     *value = block_cache_ != nullptr ? block_cache_->GetUsage() : 0;
   } else if (name == "cascadedb.block-cache-capacity") {
     *value = block_cache_ != nullptr ? block_cache_->GetCapacity() : 0;
+  } else if (name == "cascadedb.block-cache-admission-window") {
+    *value = block_admission_ != nullptr ? block_admission_->window() : 0;
   } else if (name == "cascadedb.compaction-bytes-read" ||
              name == "cascadedb.compaction-bytes-written") {
     uint64_t read = 0, written = 0;

@@ -21,18 +21,39 @@ BlockAdmission::BlockAdmission(size_t cache_capacity, size_t block_size) {
     slots_[i].store(0, std::memory_order_relaxed);
   }
   mask_ = n - 1;
+  adapt_mask_ = n / 4 - 1;  // n is a power of two >= kMinSlots
 }
 
 bool BlockAdmission::AdmitOnMiss(uint64_t cache_id, uint64_t offset) {
   const uint64_t h =
       Avalanche64(Avalanche64(cache_id) ^ offset) | 1;  // never 0 (empty)
-  std::atomic<uint64_t>& slot = slots_[h & mask_];
+  // The high bits, which no slot index uses, pick the misses that adapt.
+  if (((h >> 40) & adapt_mask_) == 0) Adapt();
+  const uint64_t window_mask = mask_ >> shift_.load(std::memory_order_relaxed);
+  std::atomic<uint64_t>& slot = slots_[h & window_mask];
   if (slot.load(std::memory_order_relaxed) == h) {
     slot.store(0, std::memory_order_relaxed);  // the next miss must recur
+    admitted_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
   slot.store(h, std::memory_order_relaxed);
   return false;
+}
+
+void BlockAdmission::Adapt() {
+  const uint64_t hits = hits_.load(std::memory_order_relaxed);
+  const uint64_t admitted = admitted_.load(std::memory_order_relaxed);
+  // Too little has happened since the last look to judge by (the same
+  // block's next miss may call again at once): wait for more.
+  if (hits + admitted < kMinEvidence) return;
+  hits_.fetch_sub(hits, std::memory_order_relaxed);  // keep what raced in
+  admitted_.fetch_sub(admitted, std::memory_order_relaxed);
+  const int shift = shift_.load(std::memory_order_relaxed);
+  if (hits < kKeepHitsPerAdmission * admitted) {
+    if (shift < kMaxShift) shift_.store(shift + 1, std::memory_order_relaxed);
+  } else if (hits >= kWidenHitsPerAdmission * admitted) {
+    if (shift > 0) shift_.store(shift - 1, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace cascadedb

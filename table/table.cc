@@ -316,6 +316,9 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
       Bump(&block_cache_hits_);
       Tick(kBlockCacheHit);
       Tick(is_index ? kBlockCacheIndexHit : kBlockCacheDataHit);
+      if (!is_index && options_.block_admission != nullptr) {
+        options_.block_admission->OnHit();
+      }
       *block = static_cast<Block*>(cache->Value(h));
       *cache_handle = h;
       return Status::OK();

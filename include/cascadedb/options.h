@@ -443,13 +443,16 @@ struct Options {
   bool cache_index_and_filter_blocks = false;
 
   // A data block read on a cache miss is put in the block cache only if it
-  // also missed recently (a doorkeeper remembering about four cache-fulls
-  // of misses, table/block_admission.h). Blocks read once - most of them
-  // when random reads cover data much larger than the cache - then cost no
-  // insert, no eviction and no decompression into cold memory; blocks read
-  // again are cached on their second miss. Index and filter blocks are
-  // always cached. false = cache every block on its first miss. Default:
-  // true.
+  // also missed recently (a doorkeeper remembering up to about four
+  // cache-fulls of misses, table/block_admission.h). Blocks read once -
+  // most of them when random reads cover data much larger than the cache -
+  // then cost no insert, no eviction and no decompression into cold
+  // memory; blocks read again are cached on their second miss. The window
+  // narrows (to a quarter of a cache-full) while the blocks admitted
+  // return fewer than two hits each, and widens back when they return
+  // more (property "cascadedb.block-cache-admission-window"). Index and
+  // filter blocks are always cached. false = cache every block on its
+  // first miss. Default: true.
   bool block_cache_admit_on_second_miss = true;
 
   // A scan that has read this many data blocks of one table one after

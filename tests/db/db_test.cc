@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -2193,6 +2194,40 @@ TEST_F(DBTest, BlocksAreCachedOnTheirSecondMiss) {
     EXPECT_EQ(admit ? 1u : 0u, st->getTickerCount(kBlockCacheAddDeferred));
     EXPECT_EQ(1u, st->getTickerCount(kBlockCacheDataAdd));
   }
+}
+
+// Uniform reads over data many times the cache: the blocks admitted are
+// rarely hit again, so admission narrows its window and inserts fewer.
+TEST_F(DBTest, AdmissionWindowNarrowsUnderUniformReads) {
+  options_.block_cache_size = 64 << 10;  // 16 blocks
+  Open();
+  uint64_t window = 0;
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.block-cache-admission-window", &window));
+  EXPECT_EQ(1024u, window);  // the smallest table, at its widest
+  // Half-repeated values compress (a mapped table's uncompressed blocks
+  // are read in place, never cached).
+  uint32_t state = 5;
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i),
+                       test::RandomBytes(&state, 50) + std::string(50, 'v')));
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->WaitForCompact());
+  std::mt19937 rng(5);
+  for (int i = 0; i < 20000; ++i) {
+    EXPECT_EQ(100u, Get(Key(static_cast<int>(rng() % 20000))).size());
+  }
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.block-cache-admission-window", &window));
+  EXPECT_EQ(64u, window);
+
+  options_.block_cache_admit_on_second_miss = false;
+  db_.reset();
+  Open();
+  ASSERT_TRUE(
+      db_->GetIntProperty("cascadedb.block-cache-admission-window", &window));
+  EXPECT_EQ(0u, window);
 }
 
 TEST_F(DBTest, StatisticsCountWhatHappened) {
