@@ -213,6 +213,9 @@ class Table {
   // Starts loading into the CPU caches up to n bytes of the blocks area
   // from offset on, if the file is mapped.
   void PrefetchBlocks(uint64_t offset, uint64_t n) const;
+  // Prefetches the first and the last cache line of a data block of a
+  // mapped file.
+  void PrefetchBlockEnds(const BlockHandle& handle) const;
   static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
                                      const Slice& index_value);
   Iterator* NewIndexIterator(const ReadOptions& options) const;
