@@ -451,25 +451,27 @@ Iterator* Table::DataBlockFunction(void* arg, const ReadOptions& options,
                                             state);
 }
 
-void Table::PrefetchBlocks(uint64_t offset, uint64_t n) const {
-  if (!file_->ReturnsOwnMemory() || offset >= data_end_) return;
+Slice Table::MappedBlockBytes(uint64_t offset, uint64_t n) const {
+  if (!file_->ReturnsOwnMemory() || offset >= data_end_) return Slice();
   n = std::min(n, data_end_ - offset);
   Slice bytes;
   if (!file_->Read(offset, static_cast<size_t>(n), &bytes, nullptr).ok()) {
-    return;  // only a hint
+    return Slice();
   }
+  return bytes;
+}
+
+void Table::PrefetchBlocks(uint64_t offset, uint64_t n) const {
+  const Slice bytes = MappedBlockBytes(offset, n);
   for (size_t off = 0; off < bytes.size(); off += 64) {
     __builtin_prefetch(bytes.data() + off);
   }
 }
 
 void Table::PrefetchBlockEnds(const BlockHandle& handle) const {
-  if (!file_->ReturnsOwnMemory()) return;
-  const size_t n = static_cast<size_t>(handle.size()) + kBlockTrailerSize;
-  Slice bytes;
-  if (!file_->Read(handle.offset(), n, &bytes, nullptr).ok() || bytes.empty()) {
-    return;  // only a hint
-  }
+  const Slice bytes =
+      MappedBlockBytes(handle.offset(), handle.size() + kBlockTrailerSize);
+  if (bytes.empty()) return;
   __builtin_prefetch(bytes.data());
   __builtin_prefetch(bytes.data() + bytes.size() - 1);
 }

@@ -210,11 +210,14 @@ class Table {
   bool LookUpInLongScan(IteratorState* scan) const;
   static constexpr uint32_t kLongScanMissesBeforeSkipping = 32;
   static constexpr uint32_t kLongScanProbeEvery = 16;
+  // Up to n bytes of the blocks area from offset on, in place, if the file
+  // is mapped; empty otherwise (or past the blocks, or on a read error).
+  Slice MappedBlockBytes(uint64_t offset, uint64_t n) const;
   // Starts loading into the CPU caches up to n bytes of the blocks area
   // from offset on, if the file is mapped.
   void PrefetchBlocks(uint64_t offset, uint64_t n) const;
-  // Prefetches the first and the last cache line of a data block of a
-  // mapped file.
+  // Prefetches the first and the last cache line of a data block (payload
+  // and trailer), if the file is mapped.
   void PrefetchBlockEnds(const BlockHandle& handle) const;
   static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
                                      const Slice& index_value);
