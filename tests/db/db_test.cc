@@ -114,6 +114,19 @@ class DBTest : public testing::Test {
     }
   }
 
+  // Key(0..keys) with 100-byte values drawn from seed, flushed and
+  // compacted. Half of each value repeats, so blocks compress: a mapped
+  // table's uncompressed blocks are read in place and never cached.
+  void WriteCompressibleTable(int keys, uint32_t seed) {
+    uint32_t state = seed;
+    for (int i = 0; i < keys; ++i) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i),
+                         test::RandomBytes(&state, 50) + std::string(50, 'v')));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(db_->WaitForCompact());
+  }
+
   // Bodies shared by tests that run them with different options.
   void RunRandomOpsMatchModel();
   void RunParallelMemtableInserts();
@@ -2144,15 +2157,7 @@ TEST_F(DBTest, LongScanLeavesTheBlockCacheAlone) {
     db_.reset();
     ASSERT_OK(DestroyDB(dir_.path(), options_));
     Open();
-    // Half-repeated values compress: a mapped table's uncompressed blocks
-    // are read in place and never cached at all.
-    uint32_t state = 11;
-    for (int i = 0; i < 20000; ++i) {
-      ASSERT_OK(db_->Put(WriteOptions(), Key(i),
-                         test::RandomBytes(&state, 50) + std::string(50, 'v')));
-    }
-    ASSERT_OK(db_->Flush(FlushOptions()));
-    ASSERT_OK(db_->WaitForCompact());
+    WriteCompressibleTable(20000, 11);
     uint64_t before = 0;
     uint64_t after = 0;
     ASSERT_TRUE(db_->GetIntProperty("cascadedb.block-cache-usage", &before));
@@ -2205,15 +2210,7 @@ TEST_F(DBTest, AdmissionWindowNarrowsUnderUniformReads) {
   ASSERT_TRUE(
       db_->GetIntProperty("cascadedb.block-cache-admission-window", &window));
   EXPECT_EQ(1024u, window);  // the smallest table, at its widest
-  // Half-repeated values compress (a mapped table's uncompressed blocks
-  // are read in place, never cached).
-  uint32_t state = 5;
-  for (int i = 0; i < 20000; ++i) {
-    ASSERT_OK(db_->Put(WriteOptions(), Key(i),
-                       test::RandomBytes(&state, 50) + std::string(50, 'v')));
-  }
-  ASSERT_OK(db_->Flush(FlushOptions()));
-  ASSERT_OK(db_->WaitForCompact());
+  WriteCompressibleTable(20000, 5);
   std::mt19937 rng(5);
   for (int i = 0; i < 20000; ++i) {
     EXPECT_EQ(100u, Get(Key(static_cast<int>(rng() % 20000))).size());
