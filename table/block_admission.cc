@@ -21,14 +21,15 @@ BlockAdmission::BlockAdmission(size_t cache_capacity, size_t block_size) {
     slots_[i].store(0, std::memory_order_relaxed);
   }
   mask_ = n - 1;
-  adapt_mask_ = n / 4 - 1;  // n is a power of two >= kMinSlots
 }
 
 bool BlockAdmission::AdmitOnMiss(uint64_t cache_id, uint64_t offset) {
   const uint64_t h =
       Avalanche64(Avalanche64(cache_id) ^ offset) | 1;  // never 0 (empty)
-  // The high bits, which no slot index uses, pick the misses that adapt.
-  if (((h >> 40) & adapt_mask_) == 0) Adapt();
+  // The high bits, which no slot index uses, pick the misses that adapt:
+  // a quarter of the table's worth of low bits clear, about once per
+  // cache-full of misses, without counting them.
+  if (((h >> 40) & (mask_ >> 2)) == 0) Adapt();
   const uint64_t window_mask = mask_ >> shift_.load(std::memory_order_relaxed);
   std::atomic<uint64_t>& slot = slots_[h & window_mask];
   if (slot.load(std::memory_order_relaxed) == h) {

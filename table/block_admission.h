@@ -78,9 +78,6 @@ class BlockAdmission {
 
   std::unique_ptr<std::atomic<uint64_t>[]> slots_;  // 0 = empty
   uint64_t mask_;
-  // A miss whose hash has these bits clear calls Adapt: about once per
-  // cache-full (a quarter of the table) of misses, without counting them.
-  uint64_t adapt_mask_;
   std::atomic<int> shift_{0};  // the window is the table >> shift_
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> admitted_{0};
