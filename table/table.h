@@ -178,9 +178,12 @@ class Table {
   // *block (no cache, fill_cache off, or memory the cache cannot keep).
   // is_index selects the tickers (index or data block). lookup false reads
   // the file without looking in the cache (a long scan that keeps missing).
+  // prefetch_on_miss starts loading the whole stored block before it is
+  // read from a mapped file (not for a block prefetched already).
   Status ReadBlockCached(RandomAccessFile* file, const ReadOptions& options,
                          const BlockHandle& handle, bool is_index, bool lookup,
-                         Block** block, Cache::Handle** cache_handle) const;
+                         bool prefetch_on_miss, Block** block,
+                         Cache::Handle** cache_handle) const;
   // Records ticker in options_.statistics, if any.
   void Tick(uint32_t ticker, uint64_t count = 1) const;
   // Checks handle, then reads the block at handle (no cache). On success
