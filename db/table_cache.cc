@@ -158,6 +158,15 @@ bool TableCache::KeyMayMatch(const ReadOptions& options,
   return may_match;
 }
 
+void TableCache::PrefetchFilter(const FileMetaData& file,
+                                const Slice& user_key) {
+  Table* table = nullptr;
+  Cache::Handle* handle = nullptr;
+  if (!Acquire(file, &table, &handle).ok()) return;
+  table->PrefetchFilter(user_key);
+  if (handle != nullptr) cache_->Release(handle);
+}
+
 void TableCache::Evict(uint64_t file_number) {
   char buf[sizeof(uint64_t)];
   cache_->Erase(CacheKey(file_number, buf));

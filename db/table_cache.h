@@ -84,6 +84,10 @@ class TableCache {
   bool KeyMayMatch(const ReadOptions& options, const FileMetaData& file,
                    const Slice& user_key);
 
+  // Table::PrefetchFilter of table file, if it can be opened. Pins as Get
+  // does.
+  void PrefetchFilter(const FileMetaData& file, const Slice& user_key);
+
   // Opens table file_number (or finds it open) and pins it in *handle,
   // to be passed to Release. Used to check a freshly written file and by
   // ApproximateOffsetOf. Errors as for NewIterator; *handle is then null.

@@ -354,9 +354,20 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key,
   Status result;
   // L0 files may overlap each other: try every one holding the user key,
   // newest first, so the first entry found is the newest.
+  auto holds = [&](const FileMetaData* f) {
+    return ucmp->Compare(user_key, f->smallest.user_key()) >= 0 &&
+           ucmp->Compare(user_key, f->largest.user_key()) <= 0;
+  };
+  // Each of those files' filter probes is a cache miss, and taken in turn
+  // they add up: start loading them all first (13 L0 files: Gets 18%
+  // faster; docs/performance.md).
+  if (files_[0].size() > 1) {
+    for (FileMetaData* f : files_[0]) {
+      if (holds(f)) vset_->table_cache()->PrefetchFilter(*f, user_key);
+    }
+  }
   for (FileMetaData* f : files_[0]) {
-    if (ucmp->Compare(user_key, f->smallest.user_key()) >= 0 &&
-        ucmp->Compare(user_key, f->largest.user_key()) <= 0) {
+    if (holds(f)) {
       note(f, 0);
       if (search(f, &result)) return result;
     }

@@ -54,11 +54,17 @@ Slice FilterBlockBuilder::Finish() {
 
 FilterBlockReader::FilterBlockReader(const FilterPolicy* policy,
                                      const Slice& contents)
-    : policy_(policy), contents_(contents) {}
+    : policy_(policy),
+      hashed_(dynamic_cast<const KeyHashFilterPolicy*>(policy)),
+      contents_(contents) {}
 
 bool FilterBlockReader::KeyMayMatch(const Slice& user_key) const {
   if (policy_ == nullptr || contents_.empty()) return true;
   return policy_->KeyMayMatch(user_key, contents_);
+}
+
+void FilterBlockReader::Prefetch(const Slice& user_key) const {
+  if (hashed_ != nullptr) hashed_->PrefetchKey(user_key, contents_);
 }
 
 }  // namespace cascadedb

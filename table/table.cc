@@ -584,6 +584,10 @@ bool Table::KeyMayMatch(const ReadOptions& options,
   return !s.ok() || may_match;
 }
 
+void Table::PrefetchFilter(const Slice& user_key) const {
+  if (filter_ != nullptr) filter_->reader.Prefetch(user_key);
+}
+
 Status Table::FilterMayMatch(const ReadOptions& options, const Slice& user_key,
                              bool* may_match) const {
   *may_match = true;

@@ -87,6 +87,10 @@ class Table {
   // read: the positioning that follows then reads the table and reports
   // the error. Used by deferred seeks (MergingIteratorOptions).
   bool KeyMayMatch(const ReadOptions& options, const Slice& user_key) const;
+  // Starts loading into the CPU caches what KeyMayMatch(user_key) will read
+  // of the filter, if the table holds it (not with
+  // cache_index_and_filter_blocks, whose filter is found by a lookup).
+  void PrefetchFilter(const Slice& user_key) const;
 
   // The approximate file offset where key's data is or would be: the offset
   // of the data block that would hold it, or the end of the data blocks for

@@ -136,20 +136,14 @@ class CacheLocalBloomPolicy final : public KeyHashFilterPolicy {
   }
 
   bool KeyMayMatch(const Slice& key, const Slice& filter) const override {
-    const size_t size = filter.size();
-    if (size < kTrailerBytes) return true;  // malformed: assume a match
-    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(filter.data());
-    const size_t body = size - kTrailerBytes;
-    const int num_probes = bytes[body];
-    if (bytes[body + 1] != kFormatMarker || body % kLineBytes != 0 ||
-        num_probes < kMinProbes || num_probes > kMaxProbes) {
-      // Unknown format or version, or damaged: "may match" is always safe.
-      return true;
-    }
-    const size_t num_lines = body / kLineBytes;
+    size_t num_lines;
+    int num_probes;
+    // Unknown format or version, or damaged: "may match" is always safe.
+    if (!ReadTrailer(filter, &num_lines, &num_probes)) return true;
     if (num_lines == 0) return false;  // built from no keys
     const uint32_t h1 = FirstHash(key);
-    const uint8_t* line = bytes + BloomLineIndex(h1, num_lines) * kLineBytes;
+    const uint8_t* line = reinterpret_cast<const uint8_t*>(filter.data()) +
+                          BloomLineIndex(h1, num_lines) * kLineBytes;
     uint64_t state = FirstState(h1);
     const int first_group = FirstGroupSize(num_probes);
     // Each group is tested without a branch per probe: for a miss the
@@ -169,7 +163,34 @@ class CacheLocalBloomPolicy final : public KeyHashFilterPolicy {
     return all_set;
   }
 
+  void PrefetchKey(const Slice& key, const Slice& filter) const override {
+    size_t num_lines;
+    int num_probes;
+    if (!ReadTrailer(filter, &num_lines, &num_probes) || num_lines == 0) {
+      return;
+    }
+    __builtin_prefetch(filter.data() +
+                       BloomLineIndex(FirstHash(key), num_lines) * kLineBytes);
+  }
+
  private:
+  // The number of lines and probes of a filter in this format; false if
+  // filter is not one (too short, another format or version, damaged).
+  static bool ReadTrailer(const Slice& filter, size_t* num_lines,
+                          int* num_probes) {
+    const size_t size = filter.size();
+    if (size < kTrailerBytes) return false;
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(filter.data());
+    const size_t body = size - kTrailerBytes;
+    *num_probes = bytes[body];
+    if (bytes[body + 1] != kFormatMarker || body % kLineBytes != 0 ||
+        *num_probes < kMinProbes || *num_probes > kMaxProbes) {
+      return false;
+    }
+    *num_lines = body / kLineBytes;
+    return true;
+  }
+
   // Appends the filter over num_keys keys whose KeyHash is hash_of(i).
   template <typename HashOf>
   void Build(size_t num_keys, HashOf hash_of, std::string* dst) const {

@@ -30,6 +30,12 @@ class KeyHashFilterPolicy : public FilterPolicy {
   // that hashes[0, n) were computed from (KeyHash), in the same order.
   virtual void CreateFilterFromHashes(const uint64_t* hashes, size_t n,
                                       std::string* dst) const = 0;
+
+  // Starts loading into the CPU caches the bytes of filter (one this
+  // policy built) that KeyMayMatch(key, filter) will read, so that probes
+  // of several filters wait for their cache misses together. A hint: a
+  // filter it cannot read is left alone.
+  virtual void PrefetchKey(const Slice& key, const Slice& filter) const = 0;
 };
 
 }  // namespace cascadedb

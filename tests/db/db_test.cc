@@ -406,6 +406,57 @@ TEST_F(DBTest, BlocksUnderShortenedIndexKeysAreCopied) {
   EXPECT_EQ("new", Get(Key(20 * 2900 + 10)));
 }
 
+// A Get consults every L0 table whose range holds its key, newest first,
+// after prefetching their filters' lines (Version::Get). Versions and
+// deletions of keys spread over six L0 tables, some of them covering only
+// part of the key space, and over L1, under a snapshot and without: every
+// Get, for keys present, deleted and absent, agrees with a model.
+TEST_F(DBTest, GetsMatchModelOverManyL0Tables) {
+  options_.disable_auto_compactions = true;
+  options_.filter_policy = NewBloomFilterPolicy(10);
+  Open();
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 400; ++i) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), "l1-" + std::to_string(i)));
+    model[Key(i)] = "l1-" + std::to_string(i);
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  std::map<std::string, std::string> old_model;
+  const Snapshot* snapshot = nullptr;
+  for (int t = 0; t < 6; ++t) {
+    // Odd tables cover a third of the keys only.
+    const int begin = t % 2 == 0 ? 0 : 100 * (t / 2);
+    const int end = t % 2 == 0 ? 400 : begin + 130;
+    for (int i = begin; i < end; i += 2 + t) {
+      const std::string v = "t" + std::to_string(t) + "-" + std::to_string(i);
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), v));
+      model[Key(i)] = v;
+    }
+    for (int i = begin + t; i < end; i += 9 + t) {
+      ASSERT_OK(db_->Delete(WriteOptions(), Key(i)));
+      model.erase(Key(i));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    if (t == 2) {
+      snapshot = db_->GetSnapshot();
+      old_model = model;
+    }
+  }
+  ASSERT_EQ(6, NumFilesAtLevel(0));
+  for (const bool at_snapshot : {false, true}) {
+    const auto& m = at_snapshot ? old_model : model;
+    for (int i = 0; i < 420; ++i) {
+      for (const std::string& k : {Key(i), Key(i) + "x"}) {
+        auto it = m.find(k);
+        const std::string want = it == m.end() ? "NOT_FOUND" : it->second;
+        ASSERT_EQ(want, Get(k, at_snapshot ? snapshot : nullptr))
+            << k << " at snapshot: " << at_snapshot;
+      }
+    }
+  }
+  db_->ReleaseSnapshot(snapshot);
+}
+
 // Seeks skip positioning the memtable, L0 tables and levels whose filters
 // rule out the target, and the older ones below the one holding it
 // (table/merging_iterator.h). Versions of one key in every kind of child,
