@@ -441,6 +441,11 @@ class TableSeekProbe : public SeekProbe {
     if (target.size() < kInternalKeyTrailerSize) return true;
     return table_->KeyMayMatch(options_, ExtractUserKey(target));
   }
+  void Prefetch(const Slice& target) const override {
+    if (target.size() >= kInternalKeyTrailerSize) {
+      table_->PrefetchFilter(ExtractUserKey(target));
+    }
+  }
 
  private:
   const Table* const table_;

@@ -38,6 +38,9 @@ class SeekProbe {
   virtual ~SeekProbe() = default;
   // False only if the child surely holds no key in target's group.
   virtual bool MayContain(const Slice& target) const = 0;
+  // Starts loading into the CPU caches what MayContain(target) will read,
+  // where that is cheap to know (a hint; by default nothing).
+  virtual void Prefetch(const Slice& /*target*/) const {}
 };
 
 // Deferred seeks. When same_group is set, a forward Seek(target) positions

@@ -304,19 +304,24 @@ bool SameUserKey(const Slice& a, const Slice& b) {
 }
 
 // A probe over a child's user keys: exact, plus false positives for the
-// user keys in extra (a Bloom filter's mistakes). Counts its calls.
+// user keys in extra (a Bloom filter's mistakes). Counts its calls, and
+// its prefetches if given a counter.
 class SetProbe : public SeekProbe {
  public:
-  SetProbe(std::set<std::string> users, int* calls)
-      : users_(std::move(users)), calls_(calls) {}
+  SetProbe(std::set<std::string> users, int* calls, int* prefetches = nullptr)
+      : users_(std::move(users)), calls_(calls), prefetches_(prefetches) {}
   bool MayContain(const Slice& target) const override {
     ++*calls_;
     return users_.count(std::string(target.data(), 4)) != 0;
+  }
+  void Prefetch(const Slice& /*target*/) const override {
+    if (prefetches_ != nullptr) ++*prefetches_;
   }
 
  private:
   const std::set<std::string> users_;
   int* const calls_;
+  int* const prefetches_;
 };
 
 // A child that counts its seeks.
@@ -522,15 +527,16 @@ TEST(MergingIteratorTest, DeferredChildErrorShowsAtTheNextMove) {
 TEST(MergingIteratorTest, ProbesPauseWhileTheyGainNothing) {
   int seeks[2] = {0, 0};
   int probe_calls = 0;
+  int prefetches = 0;
   Iterator* children[] = {
       new CountingIterator({{VersionedKey(2, 2), "b2"}}, &seeks[0]),
       new CountingIterator({{VersionedKey(4, 1), "d1"}}, &seeks[1]),
   };
   MergingIteratorOptions options = DeferredSeeks();
-  options.probes.push_back(
-      std::make_unique<SetProbe>(std::set<std::string>{"k002"}, &probe_calls));
-  options.probes.push_back(
-      std::make_unique<SetProbe>(std::set<std::string>{"k004"}, &probe_calls));
+  options.probes.push_back(std::make_unique<SetProbe>(
+      std::set<std::string>{"k002"}, &probe_calls, &prefetches));
+  options.probes.push_back(std::make_unique<SetProbe>(
+      std::set<std::string>{"k004"}, &probe_calls, &prefetches));
   std::unique_ptr<Iterator> iter(NewMergingIterator(
       BytewiseComparator(), children, 2, std::move(options)));
   for (int i = 0; i < 50; ++i) {
@@ -539,8 +545,9 @@ TEST(MergingIteratorTest, ProbesPauseWhileTheyGainNothing) {
     EXPECT_EQ("d1", iter->value().ToString());
   }
   // Probed until eight seeks in a row had missed, not on every seek (and
-  // child 1, the oldest, never).
+  // child 1, the oldest, never); prefetched exactly before those probes.
   EXPECT_EQ(8, probe_calls);
+  EXPECT_EQ(8, prefetches);
   // A seek that finds its group (among the children positioned anyway)
   // turns probing back on.
   iter->Seek(VersionedKey(2, 9));
