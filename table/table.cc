@@ -301,7 +301,7 @@ void Table::Tick(uint32_t ticker, uint64_t count) const {
 Status Table::ReadBlockCached(RandomAccessFile* file,
                               const ReadOptions& options,
                               const BlockHandle& handle, bool is_index,
-                              bool lookup, bool prefetch_on_miss,
+                              bool lookup, const Slice& prefetch_on_miss,
                               Block** block,
                               Cache::Handle** cache_handle) const {
   *block = nullptr;
@@ -332,9 +332,7 @@ Status Table::ReadBlockCached(RandomAccessFile* file,
   // none of its stored bytes); a miss reads all of them, and loading its
   // lines together beats waiting for each in turn as the uncompressing
   // walks them: 5.6% on readrandom and seekrandom (docs/performance.md).
-  if (prefetch_on_miss) {
-    PrefetchBlocks(handle.offset(), handle.size() + kBlockTrailerSize);
-  }
+  PrefetchLines(prefetch_on_miss);
   BlockContents contents;
   Status s = ReadContents(file, options.verify_checksums, handle, &contents);
   if (!s.ok()) return s;
@@ -422,13 +420,17 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   // translation: start loading both of its ends (the trailer is read
   // first) while the cache lookup runs; a miss then loads the rest.
   // 2.5-3% on readrandom and seekrandom (docs/performance.md).
-  if (s.ok() && !prefetched) PrefetchBlockEnds(handle);
+  Slice stored;  // the block's mapped bytes, if it is to be prefetched
+  if (s.ok() && !prefetched) {
+    stored =
+        MappedBlockBytes(handle.offset(), handle.size() + kBlockTrailerSize);
+    PrefetchEnds(stored);
+  }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
   if (s.ok()) {
     s = ReadBlockCached(file, *read_options, handle, /*is_index=*/false, lookup,
-                        /*prefetch_on_miss=*/!prefetched, &block,
-                        &cache_handle);
+                        /*prefetch_on_miss=*/stored, &block, &cache_handle);
   }
   if (!s.ok()) return NewErrorIterator(s);
   if (long_scan && lookup) {
@@ -470,19 +472,20 @@ Slice Table::MappedBlockBytes(uint64_t offset, uint64_t n) const {
   return bytes;
 }
 
-void Table::PrefetchBlocks(uint64_t offset, uint64_t n) const {
-  const Slice bytes = MappedBlockBytes(offset, n);
+void Table::PrefetchLines(const Slice& bytes) {
   for (size_t off = 0; off < bytes.size(); off += 64) {
     __builtin_prefetch(bytes.data() + off);
   }
 }
 
-void Table::PrefetchBlockEnds(const BlockHandle& handle) const {
-  const Slice bytes =
-      MappedBlockBytes(handle.offset(), handle.size() + kBlockTrailerSize);
+void Table::PrefetchEnds(const Slice& bytes) {
   if (bytes.empty()) return;
   __builtin_prefetch(bytes.data());
   __builtin_prefetch(bytes.data() + bytes.size() - 1);
+}
+
+void Table::PrefetchBlocks(uint64_t offset, uint64_t n) const {
+  PrefetchLines(MappedBlockBytes(offset, n));
 }
 
 Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
@@ -491,9 +494,10 @@ Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
   }
   Block* block = nullptr;
   Cache::Handle* cache_handle = nullptr;
-  Status s = ReadBlockCached(file_.get(), options, index_handle_,
-                             /*is_index=*/true, /*lookup=*/true,
-                             /*prefetch_on_miss=*/false, &block, &cache_handle);
+  Status s =
+      ReadBlockCached(file_.get(), options, index_handle_,
+                      /*is_index=*/true, /*lookup=*/true,
+                      /*prefetch_on_miss=*/Slice(), &block, &cache_handle);
   if (!s.ok()) return NewErrorIterator(s);
   return NewBlockIterator(block, cache_handle);
 }

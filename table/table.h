@@ -182,11 +182,12 @@ class Table {
   // *block (no cache, fill_cache off, or memory the cache cannot keep).
   // is_index selects the tickers (index or data block). lookup false reads
   // the file without looking in the cache (a long scan that keeps missing).
-  // prefetch_on_miss starts loading the whole stored block before it is
-  // read from a mapped file (not for a block prefetched already).
+  // prefetch_on_miss: the block's mapped bytes (MappedBlockBytes), loaded
+  // whole before a miss reads them; empty for none (an unmapped file, or a
+  // block prefetched already).
   Status ReadBlockCached(RandomAccessFile* file, const ReadOptions& options,
                          const BlockHandle& handle, bool is_index, bool lookup,
-                         bool prefetch_on_miss, Block** block,
+                         const Slice& prefetch_on_miss, Block** block,
                          Cache::Handle** cache_handle) const;
   // Records ticker in options_.statistics, if any.
   void Tick(uint32_t ticker, uint64_t count = 1) const;
@@ -220,12 +221,13 @@ class Table {
   // Up to n bytes of the blocks area from offset on, in place, if the file
   // is mapped; empty otherwise (or past the blocks, or on a read error).
   Slice MappedBlockBytes(uint64_t offset, uint64_t n) const;
-  // Starts loading into the CPU caches up to n bytes of the blocks area
-  // from offset on, if the file is mapped.
+  // Starts loading into the CPU caches every line of bytes, or its first
+  // and last line only (a block's payload and trailer).
+  static void PrefetchLines(const Slice& bytes);
+  static void PrefetchEnds(const Slice& bytes);
+  // PrefetchLines of up to n bytes of the blocks area from offset on, if
+  // the file is mapped.
   void PrefetchBlocks(uint64_t offset, uint64_t n) const;
-  // Prefetches the first and the last cache line of a data block (payload
-  // and trailer), if the file is mapped.
-  void PrefetchBlockEnds(const BlockHandle& handle) const;
   static Iterator* DataBlockFunction(void* arg, const ReadOptions& options,
                                      const Slice& index_value);
   Iterator* NewIndexIterator(const ReadOptions& options) const;
