@@ -135,6 +135,15 @@ Slice MemTable::KeyComparator::Bytes(const char* entry) const {
   return ExtractUserKey(DecodeLengthPrefixed(entry));
 }
 
+size_t MemTable::EncodedEntryBytes(const char* entry) {
+  uint32_t key_size;
+  const char* p = GetVarint32Ptr(entry, entry + 5, &key_size);
+  p += key_size;
+  uint32_t value_size;
+  p = GetVarint32Ptr(p, p + 5, &value_size);
+  return static_cast<size_t>(p - entry) + value_size;
+}
+
 Status MemTable::CheckEntry(ValueType type, const Slice& key,
                             const Slice& value, size_t* encoded_len) {
   // Values are compressed on their own only as they go into a table.

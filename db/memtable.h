@@ -196,6 +196,12 @@ class MemTable {
   // The current reference count, for tests.
   int TEST_refs() const { return refs_.load(std::memory_order_relaxed); }
 
+  // The length of the entry encoded at entry (its internal key's length
+  // prefix, then key, value length and value), as CheckEntry computes it
+  // before encoding. A scan of the tree reads it to load whole entries
+  // ahead of itself.
+  static size_t EncodedEntryBytes(const char* entry);
+
  private:
   template <class TableIterator>
   friend class MemTableIterator;
@@ -211,6 +217,10 @@ class MemTable {
     int operator()(const char* a, const char* b) const;
     // For BTree: the entry's user key, or empty unless bytewise.
     Slice Bytes(const char* entry) const;
+    // For BTree: EncodedEntryBytes.
+    size_t KeyBytes(const char* entry) const {
+      return EncodedEntryBytes(entry);
+    }
   };
 
   using Table = SkipList<const char*, KeyComparator>;

@@ -1,7 +1,8 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
 // MemTable costs: insert rate by key order and by writer count, memory per
-// entry, point lookups, a full scan, and dropping a big memtable. Keys are
+// entry, point lookups, a full scan (alone, and compressing each value as a
+// flush does), and dropping a big memtable. Keys are
 // 16-byte zero-padded decimal numbers, values 100 bytes (db_bench's
 // defaults), so an entry carries 116 user bytes.
 
@@ -18,6 +19,7 @@
 #include "cascadedb/iterator.h"
 #include "db/dbformat.h"
 #include "db/memtable.h"
+#include "util/compression.h"
 #include "util/random.h"
 
 namespace cascadedb {
@@ -250,6 +252,48 @@ void BM_MemTableIterate(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kBigEntries);
 }
 BENCHMARK(BM_MemTableIterate)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// A flush's read of a full 64 MiB buffer: a forward scan that compresses
+// each value with snappy, as a flush does values of 512 bytes or more
+// (Options::value_compression_min_size). Values are half random, half a
+// repeat (db_bench's --compression_ratio=0.5). Arg: value size; the
+// buffer holds 64 MiB of them, in random key order.
+void BM_MemTableScanCompressingValues(benchmark::State& state) {
+  const size_t value_size = static_cast<size_t>(state.range(0));
+  const int entries = static_cast<int>((64 << 20) / (value_size + 40));
+  const std::vector<std::string> keys = Keys(entries, kRandom);
+  MemTable* mem = NewMemTable(DefaultBlockSize());
+  Random rnd(301);
+  std::string value(value_size, ' ');
+  SequenceNumber seq = 1;
+  for (const std::string& k : keys) {
+    for (size_t i = 0; i < value_size / 2; i++) {
+      value[i] = value[value_size / 2 + i] = ' ' + rnd.Uniform(95);
+    }
+    Status s = mem->Add(seq++, kTypeValue, k, value);
+    if (!s.ok()) std::abort();
+  }
+  std::string compressed;
+  for (auto _ : state) {
+    std::unique_ptr<Iterator> iter(mem->NewIterator());
+    int n = 0;
+    for (iter->SeekToFirst(); iter->Valid(); iter->Next(), n++) {
+      CompressBlock(kSnappyCompression, kDefaultCompressionLevel, iter->value(),
+                    &compressed);
+      benchmark::DoNotOptimize(compressed.data());
+    }
+    if (n != entries) state.SkipWithError("wrong entry count");
+  }
+  mem->Unref();
+  state.SetItemsProcessed(state.iterations() * entries);
+  state.SetBytesProcessed(state.iterations() * entries *
+                          static_cast<int64_t>(value_size));
+}
+BENCHMARK(BM_MemTableScanCompressingValues)
+    ->Arg(100)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Unit(benchmark::kMillisecond);
 
 // Dropping a 1M-entry memtable: freeing its arena blocks, nothing per
 // entry. Arg: arena block size.

@@ -228,6 +228,13 @@ std::vector<uint64_t> DistinctValues(uint32_t seed, size_t n) {
   return values;
 }
 
+// The same, sorted.
+std::vector<uint64_t> SortedDistinctValues(uint32_t seed, size_t n) {
+  std::vector<uint64_t> values = DistinctValues(seed, n);
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
 // Spins (yielding the CPU) until counter reaches n: a start barrier for
 // threads, without sleeping.
 void WaitFor(const std::atomic<int>& counter, int n) {
@@ -1323,19 +1330,108 @@ void CheckReadersDuringInserts(const KeyTable& table, const Gap& gap,
   EXPECT_EQ(n, i);
 }
 
-TEST(BTreeTest, ReadersSeeEveryPublishedKeyInOrderDuringInserts) {
+// Fixed keys with KeyBytes: each key a scan asks the size of is recorded
+// in asked_keys, which the test sets.
+struct AskedKeys {
+  const KeyTable* table = nullptr;
+  std::atomic<size_t> asks{0};
+  // Asks about a pointer to no key of the table: a slot read ahead that
+  // was never written, or a stale pointer into a node.
+  std::atomic<size_t> strays{0};
+  std::vector<size_t> order;  // indexes asked, in turn (one reader only)
+  bool record_order = false;
+};
+AskedKeys* asked_keys = nullptr;
+
+struct FixedComparatorWithKeyBytes : FixedComparator {
+  size_t KeyBytes(const char* k) const {
+    asked_keys->asks.fetch_add(1, std::memory_order_relaxed);
+    const size_t idx = asked_keys->table->IndexOf(k);
+    if (idx == asked_keys->table->size()) {
+      asked_keys->strays.fetch_add(1, std::memory_order_relaxed);
+    } else if (asked_keys->record_order) {
+      asked_keys->order.push_back(idx);
+    }
+    return 8;
+  }
+};
+
+// A scan asks the sizes of keys it has returned already (their bytes were
+// read, and are whole), never of keys ahead of it, and only now and then
+// (asking at every step slowed a fast scan). Inserts ask nothing.
+TEST(BTreeTest, ScanAsksKeySizesOfKeysItPassed) {
   const uint32_t seed = test::RandomSeed();
-  constexpr size_t kKeys = 60000;  // Depth 4 before the end.
-  std::vector<uint64_t> values = DistinctValues(seed, kKeys);
-  std::sort(values.begin(), values.end());
-  const KeyTable table = FixedKeyTable(values);
+  constexpr size_t kKeys = 20000;
+  const KeyTable table = FixedKeyTable(SortedDistinctValues(seed, kKeys));
+  AskedKeys asked;
+  asked.table = &table;
+  asked_keys = &asked;
+  Arena arena;
+  BTree<const char*, FixedComparatorWithKeyBytes> tree(
+      FixedComparatorWithKeyBytes(), &arena);
+  for (size_t i : ShuffledIndexes(kKeys, seed)) {
+    ASSERT_TRUE(tree.Insert(table.key(i)));
+  }
+  EXPECT_EQ(0u, asked.asks.load());
+
+  asked.record_order = true;
+  BTree<const char*, FixedComparatorWithKeyBytes>::Iterator it(&tree);
+  size_t step = 0;
+  for (it.SeekToFirst(); it.Valid(); it.Next(), step++) {
+    ASSERT_EQ(step, table.IndexOf(it.key()));
+    // Asked while moving to key step: only about keys before it.
+    for (size_t idx : asked.order) {
+      ASSERT_LT(idx, step) << "asked the size of key " << idx
+                           << " before the scan returned it";
+    }
+    asked.order.clear();
+  }
+  EXPECT_EQ(kKeys, step);
+  EXPECT_EQ(0u, asked.strays.load());
+  // At least once per leaf (the leaves hold 32 keys at most), and far
+  // from every step.
+  EXPECT_GE(asked.asks.load(), kKeys / 32);
+  EXPECT_LE(asked.asks.load(), kKeys / 8);
+  asked_keys = nullptr;
+}
+
+// CheckReadersDuringInserts over table, the fixed keys of values (sorted,
+// distinct), with the targets between them.
+template <class Cmp>
+void CheckReadersDuringFixedInserts(const std::vector<uint64_t>& values,
+                                    const KeyTable& table, uint32_t seed) {
   auto gap = [&](size_t s, std::string* buf) -> const char* {
     if (values[s] - 1 == values[s - 1]) return nullptr;
     buf->resize(8);
     EncodeBigEndian(values[s] - 1, &(*buf)[0]);
     return buf->data();
   };
-  CheckReadersDuringInserts<FixedComparator>(table, gap, seed);
+  CheckReadersDuringInserts<Cmp>(table, gap, seed);
+}
+
+TEST(BTreeTest, ReadersSeeEveryPublishedKeyInOrderDuringInserts) {
+  const uint32_t seed = test::RandomSeed();
+  // Depth 4 before the end.
+  const std::vector<uint64_t> values = SortedDistinctValues(seed, 60000);
+  CheckReadersDuringFixedInserts<FixedComparator>(values, FixedKeyTable(values),
+                                                  seed);
+}
+
+// The same with a comparator that has KeyBytes: while nodes change under
+// them, scans ask the sizes of keys of the table only (never of a slot
+// that was not written, whose bytes a memtable would decode).
+TEST(BTreeTest, ReadersAskKeySizesOnlyOfKeysDuringInserts) {
+  const uint32_t seed = test::RandomSeed();
+  const std::vector<uint64_t> values = SortedDistinctValues(seed, 60000);
+  const KeyTable table = FixedKeyTable(values);
+  AskedKeys asked;
+  asked.table = &table;
+  asked_keys = &asked;
+  CheckReadersDuringFixedInserts<FixedComparatorWithKeyBytes>(values, table,
+                                                              seed);
+  EXPECT_GT(asked.asks.load(), 0u);  // the readers' scans asked
+  EXPECT_EQ(0u, asked.strays.load());
+  asked_keys = nullptr;
 }
 
 // The same with string keys that share long prefixes, with and without
@@ -1398,8 +1494,8 @@ TEST(BTreeTest, ConcurrentInsertersWithDisjointKeys) {
   const uint32_t seed = test::RandomSeed();
   constexpr int kThreads = 4;
   constexpr size_t kPerThread = 25000;
-  std::vector<uint64_t> values = DistinctValues(seed, kThreads * kPerThread);
-  std::sort(values.begin(), values.end());
+  const std::vector<uint64_t> values =
+      SortedDistinctValues(seed, kThreads * kPerThread);
   const KeyTable table = FixedKeyTable(values);
   const std::vector<size_t> order = ShuffledIndexes(values.size(), seed);
 
@@ -1431,8 +1527,7 @@ TEST(BTreeTest, ConcurrentInsertersWithOverlappingKeysInsertEachOnce) {
   const uint32_t seed = test::RandomSeed();
   constexpr int kThreads = 4;
   constexpr size_t kKeys = 40000;
-  std::vector<uint64_t> values = DistinctValues(seed, kKeys);
-  std::sort(values.begin(), values.end());
+  const std::vector<uint64_t> values = SortedDistinctValues(seed, kKeys);
   std::vector<std::unique_ptr<KeyTable>> copies;
   for (int t = 0; t < kThreads; t++) {
     copies.push_back(std::make_unique<KeyTable>(FixedKeyTable(values)));
@@ -1497,8 +1592,8 @@ TEST(BTreeTest, ReaderSeesOrderedKeysDuringConcurrentInserters) {
   const uint32_t seed = test::RandomSeed();
   constexpr int kWriters = 2;
   constexpr size_t kPerThread = 20000;
-  std::vector<uint64_t> values = DistinctValues(seed, kWriters * kPerThread);
-  std::sort(values.begin(), values.end());
+  const std::vector<uint64_t> values =
+      SortedDistinctValues(seed, kWriters * kPerThread);
   const KeyTable table = FixedKeyTable(values);
   const std::vector<size_t> order = ShuffledIndexes(values.size(), seed);
 

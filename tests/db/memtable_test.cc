@@ -17,6 +17,7 @@
 #include "cascadedb/iterator.h"
 #include "cascadedb/options.h"
 #include "tests/testutil/test_util.h"
+#include "util/coding.h"
 #include "util/random.h"
 #include "util/thread_pool.h"
 
@@ -382,6 +383,57 @@ TEST_P(MemTableTest, NonBytewiseComparatorOrdersEntries) {
   std::string value;
   Status s;
   EXPECT_TRUE(mem->Get(lkey, &value, &s));
+  iter.reset();
+  mem->Unref();
+}
+
+// EncodedEntryBytes reads an entry's length from its own bytes: every
+// length-prefix width of key and value, deletions (empty values) too.
+TEST(MemTableEncodingTest, EncodedEntryBytesSpansKeyAndValue) {
+  InternalKeyComparator cmp(BytewiseComparator());
+  MemTable* mem = new MemTable(cmp, 64 << 10);
+  const std::vector<size_t> key_sizes = {0, 1, 16, 119, 120, 300, 17000};
+  const std::vector<size_t> value_sizes = {0,    1,     127,   128,
+                                           1024, 16383, 16384, 70000};
+  std::map<std::string, size_t> expected;  // user key -> encoded length
+  SequenceNumber seq = 1;
+  for (size_t ks : key_sizes) {
+    for (size_t vs : value_sizes) {
+      // Distinct user keys of size ks: a counter in the first bytes.
+      std::string key(ks, 'k');
+      const std::string tag = std::to_string(seq);
+      if (ks < tag.size()) continue;  // 0/1-byte keys once each, below
+      key.replace(0, tag.size(), tag);
+      const bool deletion = vs == 0 && ks % 2 == 0;
+      const std::string value(vs, 'v');
+      ASSERT_OK(
+          mem->Add(seq++, deletion ? kTypeDeletion : kTypeValue, key, value));
+      const size_t ik = ks + 8;
+      expected[key] = VarintLength(ik) + ik + VarintLength(vs) + vs;
+    }
+  }
+  for (size_t ks : {0, 1}) {
+    const std::string key(ks, 'a');
+    ASSERT_OK(mem->Add(seq++, kTypeValue, key, "value"));
+    expected[key] = VarintLength(ks + 8) + ks + 8 + VarintLength(5) + 5;
+  }
+  std::unique_ptr<Iterator> iter(mem->NewIterator());
+  size_t seen = 0;
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), seen++) {
+    const Slice ikey = iter->key();
+    const std::string user_key(ikey.data(), ikey.size() - 8);
+    ASSERT_EQ(1u, expected.count(user_key)) << user_key.size();
+    // The entry starts with the internal key's length prefix.
+    const char* entry = ikey.data() - VarintLength(ikey.size());
+    EXPECT_EQ(expected[user_key], MemTable::EncodedEntryBytes(entry))
+        << "key " << user_key.size() << " bytes";
+    const Slice value = iter->value();
+    if (!value.empty()) {
+      EXPECT_EQ(value.data() + value.size(),
+                entry + MemTable::EncodedEntryBytes(entry));
+    }
+  }
+  EXPECT_EQ(expected.size(), seen);
   iter.reset();
   mem->Unref();
 }
