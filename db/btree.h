@@ -315,7 +315,7 @@ class BTree {
   // size of the key ahead (a line not loaded yet), or of every key passed,
   // made a fast scan of small keys 40-60% and 20% slower. At most
   // kMaxRestBytes from the key's first line; the hardware streams the
-  // rest. A flush of 1 KiB values spent 11-15% less CPU
+  // rest. A flush of 1 KiB values spent 13-15% less CPU
   // (docs/performance.md, "A flush loads its large values ahead").
   static constexpr int kRestAhead = 4;
   static constexpr size_t kMaxRestBytes = 2048;
