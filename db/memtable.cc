@@ -136,12 +136,10 @@ Slice MemTable::KeyComparator::Bytes(const char* entry) const {
 }
 
 size_t MemTable::EncodedEntryBytes(const char* entry) {
-  uint32_t key_size;
-  const char* p = GetVarint32Ptr(entry, entry + 5, &key_size);
-  p += key_size;
-  uint32_t value_size;
-  p = GetVarint32Ptr(p, p + 5, &value_size);
-  return static_cast<size_t>(p - entry) + value_size;
+  // The value follows the internal key, as MemTableIterator::value reads it.
+  const Slice key = DecodeLengthPrefixed(entry);
+  const Slice value = DecodeLengthPrefixed(key.data() + key.size());
+  return static_cast<size_t>(value.data() + value.size() - entry);
 }
 
 Status MemTable::CheckEntry(ValueType type, const Slice& key,
