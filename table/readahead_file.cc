@@ -14,38 +14,66 @@ namespace cascadedb {
 
 namespace {
 
+// The most a buffered read copies from its source at once, unless the
+// source reads directly (each read is then the I/O, so it spans the whole
+// readahead). A copy this size stays in the CPU's caches, and a buffer this
+// size comes from the allocator's free lists: a 1-2 MiB buffer for each
+// input iterator, fresh memory every time, cost a compaction more than the
+// copy saved (docs/design/20261201-compaction-reads-copy.md). The OS still
+// reads ahead by the whole readahead: each window is hinted.
+constexpr size_t kMaxCopyBytes = 64 << 10;
+
 class ReadaheadRandomAccessFile : public RandomAccessFile {
  public:
   ReadaheadRandomAccessFile(const RandomAccessFile* target,
                             size_t readahead_size)
-      : target_(target),
+      : copier_(target->ReturnsOwnMemory() ? target->NewCopyingReader()
+                                           : nullptr),
+        source_(copier_ != nullptr ? copier_.get() : target),
         readahead_size_(readahead_size),
-        in_place_(target->ReturnsOwnMemory()),
-        buffer_(in_place_ ? nullptr : new char[readahead_size]) {}
+        in_place_(source_->ReturnsOwnMemory()),
+        buffer_size_(BufferSize(*source_, readahead_size)),
+        buffer_(in_place_ ? nullptr : new char[buffer_size_]) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    if (n >= readahead_size_) return target_->Read(offset, n, result, scratch);
-    if (in_place_) {
-      // A mapped target: nothing to copy, only ask the OS for the window
-      // ahead whenever the reader leaves the last one.
-      {
-        MutexLock lock(&mu_);
-        if (!buffer_valid_ || offset < buffer_offset_ ||
-            offset + n > buffer_offset_ + readahead_size_) {
-          target_->Prefetch(offset, readahead_size_);
-          buffer_valid_ = true;
-          buffer_offset_ = offset;
-        }
+    if (n >= readahead_size_) return source_->Read(offset, n, result, scratch);
+    {
+      MutexLock lock(&mu_);
+      // Ask the OS for the window ahead whenever the reader leaves the last.
+      if (!window_valid_ || offset < window_offset_ ||
+          offset + n > window_offset_ + readahead_size_) {
+        source_->Prefetch(offset, readahead_size_);
+        window_valid_ = true;
+        window_offset_ = offset;
       }
-      return target_->Read(offset, n, result, scratch);
+      if (!in_place_ && n < buffer_size_) {
+        return ReadBuffered(offset, n, result, scratch);
+      }
     }
-    MutexLock lock(&mu_);
+    // A mapped source copies nothing; a read as large as the buffer skips it.
+    return source_->Read(offset, n, result, scratch);
+  }
+
+  bool use_direct_io() const override { return source_->use_direct_io(); }
+  bool ReturnsOwnMemory() const override { return in_place_; }
+
+ private:
+  // None for a source read in place; the whole readahead for a direct one.
+  static size_t BufferSize(const RandomAccessFile& source,
+                           size_t readahead_size) {
+    if (source.ReturnsOwnMemory()) return 0;
+    if (source.use_direct_io()) return readahead_size;
+    return std::min(readahead_size, kMaxCopyBytes);
+  }
+
+  Status ReadBuffered(uint64_t offset, size_t n, Slice* result,
+                      char* scratch) const REQUIRES(mu_) {
     if (!Covers(offset, n)) {
       // Refill from offset. The result is copied into scratch below, never
       // returned as a pointer into buffer_, which the next refill replaces.
       Slice filled;
-      Status s = target_->Read(offset, readahead_size_, &filled, buffer_.get());
+      Status s = source_->Read(offset, buffer_size_, &filled, buffer_.get());
       if (!s.ok()) {
         buffer_valid_ = false;
         return s;
@@ -66,10 +94,6 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
     return Status::OK();
   }
 
-  bool use_direct_io() const override { return target_->use_direct_io(); }
-  bool ReturnsOwnMemory() const override { return in_place_; }
-
- private:
   // True if [offset, offset + n) lies in the buffer, or the buffer already
   // reaches the end of the file at or before offset + n.
   bool Covers(uint64_t offset, size_t n) const REQUIRES(mu_) {
@@ -77,13 +101,19 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
     const uint64_t start = offset - buffer_offset_;
     if (start + n <= buffer_len_) return true;
     // A buffer shorter than requested ended at the end of the file.
-    return buffer_len_ < readahead_size_ && start <= buffer_len_;
+    return buffer_len_ < buffer_size_ && start <= buffer_len_;
   }
 
-  const RandomAccessFile* const target_;
+  // The target's copying reader, if it returns its own memory and has one.
+  const std::unique_ptr<RandomAccessFile> copier_;
+  const RandomAccessFile* const source_;  // copier_ or the target
   const size_t readahead_size_;
-  const bool in_place_;  // the target returns its own memory: no buffer
+  const bool in_place_;  // the source returns its own memory: no buffer
+  const size_t buffer_size_;
   mutable Mutex mu_;
+  // The window last hinted: [window_offset_, + readahead_size_).
+  mutable bool window_valid_ GUARDED_BY(mu_) = false;
+  mutable uint64_t window_offset_ GUARDED_BY(mu_) = 0;
   // The bytes are guarded by mu_ (clang 14 cannot annotate a smart pointer).
   const std::unique_ptr<char[]> buffer_;
   mutable bool buffer_valid_ GUARDED_BY(mu_) = false;

@@ -1,13 +1,14 @@
 // Copyright 2026 The CascadeDB Authors. Licensed under the Apache License 2.0.
 //
-// A RandomAccessFile wrapper that reads ahead: a read that misses its buffer
-// fetches readahead_size bytes from the target in one call, so a sequential
-// reader (a compaction input iterator walking a table block by block) issues
-// a few large reads instead of one small read per block. Reads of at least
-// readahead_size bytes bypass the buffer. Works over direct-I/O files too:
-// the target aligns its own reads. Over a target that returns its own
-// memory (a mapped file) there is no buffer: reads go straight to the
-// target, which is asked to Prefetch each readahead_size window ahead.
+// A RandomAccessFile wrapper for a sequential reader (a compaction input
+// iterator walking a table block by block): the OS is asked to read each
+// readahead_size window ahead (Prefetch) as the reader enters it, and reads
+// are served from a buffer refilled in pieces of up to 64 KiB (the whole
+// readahead_size over a direct-I/O file, whose reads are the I/O). Reads of
+// at least readahead_size bytes go straight to the file. A target that
+// returns its own memory (a mapped file) is read through its copying reader
+// (RandomAccessFile::NewCopyingReader), or, without one, in place: no
+// buffer, pointers into the target, only the windows hinted.
 //
 // Thread safety: thread-safe (as RandomAccessFile requires), but meant for
 // one sequential reader; concurrent readers would evict each other's buffer.

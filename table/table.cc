@@ -404,7 +404,9 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
     // A forward scan will want the next block a few microseconds from now;
     // its mapped bytes are cold (a hardware prefetcher stops at the page
     // boundary), so start loading as many as this block took.
-    if (forward) PrefetchBlocks(end, end - handle.offset());
+    if (forward && file->ReturnsOwnMemory()) {
+      PrefetchBlocks(end, end - handle.offset());
+    }
     if (options_.long_scan_blocks > 0 &&
         scan->run_blocks > options_.long_scan_blocks) {
       long_scan = true;
@@ -421,7 +423,7 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   // first) while the cache lookup runs; a miss then loads the rest.
   // 2.5-3% on readrandom and seekrandom (docs/performance.md).
   Slice stored;  // the block's mapped bytes, if it is to be prefetched
-  if (s.ok() && !prefetched) {
+  if (s.ok() && !prefetched && file->ReturnsOwnMemory()) {
     stored =
         MappedBlockBytes(handle.offset(), handle.size() + kBlockTrailerSize);
     PrefetchEnds(stored);
@@ -444,11 +446,13 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
 bool Table::LookUpInLongScan(IteratorState* scan) const {
   // A long scan of a table larger than the cache misses on almost every
   // block, and a miss costs two CPU-cache misses in the hash table (about
-  // 4% of a readseq; docs/performance.md). Reading a mapped file instead
-  // costs nothing extra, so after a streak of misses the scan only probes
-  // now and then; a hit (a cached stretch of the table) resumes every
-  // lookup. Files read by pread or direct I/O are always looked up.
-  if (options_.block_cache == nullptr || !scan->file->ReturnsOwnMemory() ||
+  // 4% of a readseq; docs/performance.md). Reading a mapped file, or the
+  // buffer of a readahead view, instead costs nothing extra, so after a
+  // streak of misses the scan only probes now and then; a hit (a cached
+  // stretch of the table) resumes every lookup. Files read block by block
+  // with pread or direct I/O are always looked up.
+  if (options_.block_cache == nullptr ||
+      (scan->readahead == nullptr && !scan->file->ReturnsOwnMemory()) ||
       scan->lookups_missed < kLongScanMissesBeforeSkipping) {
     return true;
   }
@@ -505,7 +509,9 @@ Iterator* Table::NewIndexIterator(const ReadOptions& options) const {
 Iterator* Table::NewIterator(const ReadOptions& options,
                              bool for_compaction) const {
   auto* state = new IteratorState{this, file_.get(), nullptr};
-  // Over a mapped file the readahead view copies nothing: it prefetches.
+  // The readahead view reads a mapped file through a copying reader: a
+  // compaction passes over each page once, and a page's first touch through
+  // the mapping costs more than copying it.
   if (for_compaction && options_.readahead_size > 0) {
     state->readahead =
         NewReadaheadRandomAccessFile(file_.get(), options_.readahead_size);

@@ -66,7 +66,9 @@ class Table {
   // Returns a new iterator over the table's entries (owned by the caller;
   // it must not outlive the table). With for_compaction and a non-zero
   // TableOptions::readahead_size the iterator reads the file through its
-  // own readahead buffer (for long sequential scans). Errors are reported
+  // own readahead view, which copies a mapped file rather than touching
+  // each page through the mapping (a compaction's one pass over the
+  // table; table/readahead_file.h). Errors are reported
   // by the iterator's status(), prefixed with the file name.
   Iterator* NewIterator(const ReadOptions& options,
                         bool for_compaction = false) const;

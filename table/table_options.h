@@ -86,9 +86,12 @@ struct TableOptions {
   // block_cache (Options::long_scan_blocks). 0 = always fill. Default: 16.
   size_t long_scan_blocks = 16;
 
-  // Readahead buffer, in bytes, of iterators created for compaction
-  // (Table::NewIterator(options, /*for_compaction=*/true)): they read the
-  // file in chunks of this size rather than block by block. 0 = off.
+  // Readahead, in bytes, of iterators created for compaction
+  // (Table::NewIterator(options, /*for_compaction=*/true)) and of
+  // BlockWalker: they read the file through a readahead view
+  // (table/readahead_file.h), which hints each window of this size to the
+  // OS and copies the file in pieces of up to 64 KiB, through the file's
+  // copying reader when it is mapped. 0 = off: block by block, in place.
   // The db layer uses 2 MiB.
   size_t readahead_size = 0;
 

@@ -277,6 +277,14 @@ class PosixRandomAccessFile final : public RandomAccessFile {
 
   bool use_direct_io() const override { return direct_; }
 
+  void Prefetch(uint64_t offset, size_t n) const override {
+    // Direct reads bypass the page cache the hint would fill.
+    if (direct_) return;
+    // Starts readahead of the range; failure only loses the hint.
+    (void)::posix_fadvise(fd_, static_cast<off_t>(offset),
+                          static_cast<off_t>(n), POSIX_FADV_WILLNEED);
+  }
+
  private:
   // All const: pread needs no shared position, so reads may overlap.
   const std::string fname_;
@@ -328,8 +336,14 @@ void ReleaseMmapSlot() { g_mmap_slots.fetch_add(1); }
 // only finished, immutable files (SSTs).
 class PosixMmapReadableFile final : public RandomAccessFile {
  public:
-  PosixMmapReadableFile(std::string fname, const char* base, size_t length)
-      : fname_(std::move(fname)), base_(base), length_(length) {}
+  // dev and ino name the mapped file (NewCopyingReader checks them).
+  PosixMmapReadableFile(std::string fname, const char* base, size_t length,
+                        dev_t dev, ino_t ino)
+      : fname_(std::move(fname)),
+        base_(base),
+        length_(length),
+        dev_(dev),
+        ino_(ino) {}
   ~PosixMmapReadableFile() override {
     ::munmap(const_cast<char*>(base_), length_);
     ReleaseMmapSlot();
@@ -357,6 +371,22 @@ class PosixMmapReadableFile final : public RandomAccessFile {
                     static_cast<size_t>(end - start), MADV_WILLNEED);
   }
 
+  // pread on a descriptor of its own, opened by name: the mapping kept no
+  // descriptor (TryMmap). Null if the name no longer opens the mapped file.
+  std::unique_ptr<RandomAccessFile> NewCopyingReader() const override {
+    int fd = -1;
+    if (!OpenFile(fname_, O_RDONLY, /*direct=*/false, &fd).ok()) {
+      return nullptr;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || st.st_dev != dev_ || st.st_ino != ino_) {
+      ::close(fd);
+      return nullptr;
+    }
+    return std::make_unique<PosixRandomAccessFile>(fname_, fd,
+                                                   /*direct=*/false);
+  }
+
  private:
   // mmap offsets are multiples of the page size (4 KiB on Linux/x86-64;
   // a larger real page size only makes the hint cover less).
@@ -365,6 +395,8 @@ class PosixMmapReadableFile final : public RandomAccessFile {
   const std::string fname_;
   const char* const base_;
   const size_t length_;
+  const dev_t dev_;
+  const ino_t ino_;
 };
 
 // Maps fd whole into *result if a slot is free and the file is non-empty;
@@ -388,7 +420,7 @@ void TryMmap(const std::string& fname, int fd,
   // maps up to 16 cached pages per fault; scans then fault on every page.
   ::close(fd);
   *result = std::make_unique<PosixMmapReadableFile>(
-      fname, static_cast<const char*>(base), length);
+      fname, static_cast<const char*>(base), length, st.st_dev, st.st_ino);
 }
 
 // A mapped stretch of a file written through mmap: [offset, offset + size)

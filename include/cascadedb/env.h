@@ -326,6 +326,16 @@ class RandomAccessFile {
     (void)offset;
     (void)n;
   }
+
+  // For a reader that passes over the file once, front to back (a
+  // compaction's input): a second reader of the same file that copies into
+  // scratch, for a file whose Read returns its own memory. A first touch of
+  // a mapped page costs more than copying it (docs/design/
+  // 20261201-compaction-reads-copy.md). Null when there is none (the
+  // default) or it cannot be opened; the caller then reads this file.
+  virtual std::unique_ptr<RandomAccessFile> NewCopyingReader() const {
+    return nullptr;
+  }
 };
 
 // A file written by appending. Appends are buffered (see EnvOptions), so

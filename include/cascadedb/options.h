@@ -475,9 +475,13 @@ struct Options {
   // kernel's writeback sizes their I/O. Default: 1 MiB. Range: [0, 1 GiB].
   size_t writable_file_max_buffer_size = 1 << 20;
 
-  // Compaction input files are read through a readahead buffer of this
-  // many bytes, so a compaction reads in large sequential chunks (seed 003).
-  // 0 = block by block. Default: 2 MiB. Range: [0, 1 GiB].
+  // A compaction asks the OS to read each input file this many bytes ahead
+  // of it (seed 003: large sequential reads), and copies the file with
+  // pread in pieces of at most 64 KiB, even when tables are mapped
+  // (allow_mmap_reads): it reads each byte once, and a first touch of a
+  // mapped page costs more than the copy. With use_direct_reads each read
+  // is this size. 0 = block by block, through the mapping if there is one.
+  // Default: 2 MiB. Range: [0, 1 GiB].
   size_t compaction_readahead_size = 2 << 20;
 
   // Read SSTs with O_DIRECT (bypassing the page cache). Default: false.

@@ -78,6 +78,76 @@ TEST(ReadaheadFileTest, MappedTargetIsReadInPlaceAndPrefetched) {
   EXPECT_EQ(10000u, source.prefetches_[2].second);
 }
 
+TEST(ReadaheadFileTest, MappedTargetIsReadThroughItsCopyingReader) {
+  uint32_t state = 3;
+  const std::string data = test::RandomBytes(&state, 300000);
+  StringSource source(data, /*mapped=*/true);
+  source.OfferCopyingReaders();
+  auto file = NewReadaheadRandomAccessFile(&source, 1 << 20);
+  EXPECT_FALSE(file->ReturnsOwnMemory());
+  EXPECT_EQ(1u, source.copiers());
+  std::string scratch(4096, '\0');
+  for (uint64_t offset = 0; offset < data.size(); offset += 4000) {
+    Slice result;
+    ASSERT_OK(file->Read(offset, 4000, &result, scratch.data()));
+    ASSERT_EQ(scratch.data(), result.data());  // a copy, not the mapping
+    ASSERT_EQ(data.substr(offset, 4000), result.ToString()) << offset;
+  }
+  EXPECT_EQ(0u, source.reads());  // nothing read in place
+  // 64 KiB pieces, not the 1 MiB readahead: five for 300,000 bytes, plus
+  // one per piece boundary a read straddled.
+  EXPECT_EQ(64u << 10, source.largest_copying_read());
+  EXPECT_GE(source.copying_reads(), 5u);
+  EXPECT_LE(source.copying_reads(), 10u);
+}
+
+// A StringSource that records the prefetch hints it gets, and may say it
+// reads with direct I/O.
+class HintedSource : public StringSource {
+ public:
+  explicit HintedSource(std::string data, bool direct = false)
+      : StringSource(std::move(data)), direct_(direct) {}
+  bool use_direct_io() const override { return direct_; }
+  void Prefetch(uint64_t offset, size_t n) const override {
+    hints_.push_back({offset, n});
+  }
+  const bool direct_;
+  mutable std::vector<std::pair<uint64_t, size_t>> hints_;
+};
+
+TEST(ReadaheadFileTest, BufferedReadsCopyPiecesAndHintEachWindow) {
+  uint32_t state = 4;
+  const std::string data = test::RandomBytes(&state, 600000);
+  HintedSource source(data);
+  auto file = NewReadaheadRandomAccessFile(&source, 256 << 10);
+  for (uint64_t offset = 0; offset < data.size(); offset += 1000) {
+    ASSERT_EQ(data.substr(offset, 1000), Read(*file, offset, 1000)) << offset;
+  }
+  // Refilled 64 KiB at a time (ten pieces, plus straddles), never 256 KiB.
+  EXPECT_GE(source.reads(), 10u);
+  EXPECT_LE(source.reads(), 20u);
+  EXPECT_LE(source.bytes_read(), source.reads() * (64u << 10));
+  // The OS was asked for each 256 KiB window as the reader entered it.
+  ASSERT_EQ(3u, source.hints_.size());
+  EXPECT_EQ(0u, source.hints_[0].first);
+  EXPECT_EQ(262000u, source.hints_[1].first);
+  EXPECT_EQ(524000u, source.hints_[2].first);
+  EXPECT_EQ(256u << 10, source.hints_[2].second);
+}
+
+TEST(ReadaheadFileTest, DirectTargetIsReadAWholeReadaheadAtATime) {
+  uint32_t state = 5;
+  const std::string data = test::RandomBytes(&state, 600000);
+  HintedSource source(data, /*direct=*/true);
+  auto file = NewReadaheadRandomAccessFile(&source, 256 << 10);
+  EXPECT_TRUE(file->use_direct_io());
+  for (uint64_t offset = 0; offset < 250000; offset += 1000) {
+    ASSERT_EQ(data.substr(offset, 1000), Read(*file, offset, 1000)) << offset;
+  }
+  EXPECT_EQ(1u, source.reads());
+  EXPECT_EQ(256u << 10, source.bytes_read());
+}
+
 TEST(ReadaheadFileTest, RandomReadsReturnTheRightBytes) {
   const uint32_t seed = test::RandomSeed();
   Random rnd(seed);

@@ -813,6 +813,21 @@ TEST_F(TableCacheTest, LongScanOfAFileReadIntoBuffersAlwaysLooks) {
   EXPECT_EQ(blocks, table_->block_cache_misses());
 }
 
+TEST_F(TableCacheTest, LongCompactionScanThroughABufferStopsLooking) {
+  options_.readahead_size = 64 << 10;
+  OpenForLongScans(/*mapped=*/false);
+  const uint64_t blocks = table_->properties().num_data_blocks;
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;
+  std::unique_ptr<Iterator> iter(
+      table_->NewIterator(no_fill, /*for_compaction=*/true));
+  ASSERT_EQ(kv_.size(), Scan(iter.get()).size());
+  // A missed block comes from the readahead buffer: as cheap as a mapping.
+  const uint64_t skipped = SkippedLookups(blocks - 4);
+  EXPECT_EQ(skipped, stats_->getTickerCount(kBlockCacheLookupSkipped));
+  EXPECT_EQ(blocks - skipped, table_->block_cache_misses());
+}
+
 TEST_F(TableCacheTest, SeeksAndLookupsStillFillTheCache) {
   options_.long_scan_blocks = 4;
   Open(false);
@@ -1360,6 +1375,45 @@ TEST(TableTest, CompactionIteratorReadsAhead) {
   const uint64_t readahead_reads = source->reads() - reads;
   EXPECT_LE(readahead_reads,
             table->properties().data_size / options.readahead_size + 2);
+}
+
+TEST(TableTest, CompactionReadsAMappedTableThroughItsCopyingReader) {
+  TableOptions options;
+  options.block_size = 1024;
+  options.readahead_size = 1 << 20;
+  const KVMap kv = SequentialKV(5000, 100);
+  std::unique_ptr<Table> table;
+  StringSource* source = nullptr;
+  ASSERT_OK(OpenTable(options, BuildTable(options, kv), &table, &source,
+                      /*mapped=*/true));
+  source->OfferCopyingReaders();
+  const uint64_t in_place = source->reads();
+
+  // The compaction's iterator and block walker copy every block through a
+  // reader of their own, and touch no mapped byte (no prefetch either).
+  std::unique_ptr<Iterator> iter(
+      table->NewIterator(ReadOptions(), /*for_compaction=*/true));
+  EXPECT_EQ(std::vector<test::Entry>(kv.begin(), kv.end()), Scan(iter.get()));
+  EXPECT_OK(iter->status());
+  EXPECT_EQ(1u, source->copiers());
+  const uint64_t copied = source->copying_reads();
+  EXPECT_GT(copied, 0u);
+  EXPECT_LE(source->largest_copying_read(), 64u << 10);
+  Status s;
+  EXPECT_EQ(table->properties().num_data_blocks, WalkBlocks(*table, &s).size());
+  EXPECT_OK(s);
+  EXPECT_EQ(2u, source->copiers());
+  EXPECT_GT(source->copying_reads(), copied);
+  EXPECT_EQ(in_place, source->reads());
+
+  // Point lookups and user scans still read the mapping in place.
+  GetResult r;
+  ASSERT_OK(Get(*table, "key001234", &r));
+  EXPECT_EQ(kv.at("key001234"), r.value);
+  iter.reset(table->NewIterator(ReadOptions()));
+  EXPECT_EQ(kv.size(), Scan(iter.get()).size());
+  EXPECT_GT(source->reads(), in_place);
+  EXPECT_EQ(2u, source->copiers());
 }
 
 TEST(TableTest, TableOnDiskRoundTripsThroughTheEnv) {

@@ -3,7 +3,8 @@
 // In-memory files for the table tests: a WritableFile that appends to a
 // string (and can be told to fail), and a RandomAccessFile over a string
 // that counts its reads. Reads copy into the caller's scratch, like a real
-// file, so ASan catches any read past a block.
+// file, so ASan catches any read past a block; a source that returns its own
+// memory (like a mapped file) can also hand out copying readers.
 //
 // Thread safety: StringSink is not thread-safe; StringSource is thread-safe.
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,16 +85,59 @@ class StringSource : public RandomAccessFile {
 
   bool ReturnsOwnMemory() const override { return mapped_; }
 
+  // From here on, hands out copying readers (NewCopyingReader): views of
+  // the same contents that copy into scratch and count their reads here.
+  void OfferCopyingReaders() { offer_copiers_ = true; }
+  std::unique_ptr<RandomAccessFile> NewCopyingReader() const override {
+    if (!offer_copiers_) return nullptr;
+    copiers_.fetch_add(1, std::memory_order_relaxed);
+    return std::make_unique<CopyingView>(this);
+  }
+
   uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+  uint64_t copiers() const { return copiers_.load(std::memory_order_relaxed); }
+  uint64_t copying_reads() const {
+    return copying_reads_.load(std::memory_order_relaxed);
+  }
+  // The largest read asked of a copying reader, in bytes.
+  uint64_t largest_copying_read() const {
+    return largest_copying_read_.load(std::memory_order_relaxed);
+  }
   uint64_t bytes_read() const {
     return bytes_read_.load(std::memory_order_relaxed);
   }
 
  private:
+  class CopyingView : public RandomAccessFile {
+   public:
+    explicit CopyingView(const StringSource* owner) : owner_(owner) {}
+    Status Read(uint64_t offset, size_t n, Slice* result,
+                char* scratch) const override {
+      owner_->copying_reads_.fetch_add(1, std::memory_order_relaxed);
+      uint64_t largest = owner_->largest_copying_read_.load();
+      while (n > largest &&
+             !owner_->largest_copying_read_.compare_exchange_weak(largest, n)) {
+      }
+      const std::string& contents = owner_->contents_;
+      const size_t start = std::min<size_t>(offset, contents.size());
+      const size_t len = std::min(n, contents.size() - start);
+      std::memcpy(scratch, contents.data() + start, len);
+      *result = Slice(scratch, len);
+      return Status::OK();
+    }
+
+   private:
+    const StringSource* const owner_;
+  };
+
   const std::string contents_;
   const bool mapped_;
+  bool offer_copiers_ = false;
   mutable std::atomic<uint64_t> reads_{0};
   mutable std::atomic<uint64_t> bytes_read_{0};
+  mutable std::atomic<uint64_t> copiers_{0};
+  mutable std::atomic<uint64_t> copying_reads_{0};
+  mutable std::atomic<uint64_t> largest_copying_read_{0};
 };
 
 }  // namespace test

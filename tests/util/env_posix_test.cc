@@ -59,6 +59,18 @@ class EnvPosixTest : public ::testing::Test {
     return file;
   }
 
+  // Writes contents to path and opens it for mmap reads.
+  std::unique_ptr<RandomAccessFile> NewMapped(const std::string& path,
+                                              const std::string& contents) {
+    EXPECT_OK(WriteStringToFile(env_, contents, path));
+    EnvOptions options;
+    options.use_mmap_reads = true;
+    std::unique_ptr<RandomAccessFile> file;
+    EXPECT_OK(env_->NewRandomAccessFile(path, &file, options));
+    EXPECT_TRUE(file != nullptr && file->ReturnsOwnMemory());
+    return file;
+  }
+
   Env* const env_ = Env::Default();
   test::TempDir dir_;
 };
@@ -151,12 +163,8 @@ TEST_F(EnvPosixTest, RandomAccessFileServesConcurrentReaders) {
 
 TEST_F(EnvPosixTest, MmapReadsReturnTheFilesOwnMemory) {
   const std::string path = dir_.File("mapped");
-  ASSERT_OK(WriteStringToFile(env_, "abcdefghij", path));
-  EnvOptions options;
-  options.use_mmap_reads = true;
-  std::unique_ptr<RandomAccessFile> file;
-  ASSERT_OK(env_->NewRandomAccessFile(path, &file, options));
-  ASSERT_TRUE(file->ReturnsOwnMemory());
+  std::unique_ptr<RandomAccessFile> file = NewMapped(path, "abcdefghij");
+  ASSERT_TRUE(file != nullptr && file->ReturnsOwnMemory());
   Slice result;
   ASSERT_OK(file->Read(7, 2, &result, nullptr));
   EXPECT_EQ("hi", result.ToString());
@@ -178,6 +186,39 @@ TEST_F(EnvPosixTest, MmapReadsReturnTheFilesOwnMemory) {
   ASSERT_OK(env_->RemoveFile(path));
   ASSERT_OK(file->Read(2, 3, &result, nullptr));
   EXPECT_EQ("cde", result.ToString());
+}
+
+TEST_F(EnvPosixTest, MappedFilesCopyingReaderReadsTheSameFileIntoScratch) {
+  const std::string path = dir_.File("mapped");
+  std::unique_ptr<RandomAccessFile> file = NewMapped(path, "abcdefghij");
+  ASSERT_TRUE(file != nullptr && file->ReturnsOwnMemory());
+  std::unique_ptr<RandomAccessFile> copier = file->NewCopyingReader();
+  ASSERT_NE(nullptr, copier);
+  EXPECT_FALSE(copier->ReturnsOwnMemory());
+  char scratch[16];
+  Slice result;
+  ASSERT_OK(copier->Read(2, 3, &result, scratch));
+  EXPECT_EQ("cde", result.ToString());
+  EXPECT_EQ(scratch, result.data());
+  ASSERT_OK(copier->Read(8, 10, &result, scratch));  // spans the end
+  EXPECT_EQ("ij", result.ToString());
+  copier->Prefetch(0, 1 << 20);  // a hint, harmless past the end
+  // The copier keeps reading after the name is gone, like the mapping.
+  ASSERT_OK(env_->RemoveFile(path));
+  ASSERT_OK(copier->Read(0, 4, &result, scratch));
+  EXPECT_EQ("abcd", result.ToString());
+  // A new file under the name is not the mapped one: no copier.
+  EXPECT_EQ(nullptr, file->NewCopyingReader());
+  ASSERT_OK(WriteStringToFile(env_, "0123456789", path));
+  EXPECT_EQ(nullptr, file->NewCopyingReader());
+  ASSERT_OK(file->Read(0, 4, &result, nullptr));
+  EXPECT_EQ("abcd", result.ToString());
+  // A file read with pread has no other reader to offer.
+  std::unique_ptr<RandomAccessFile> plain;
+  ASSERT_OK(env_->NewRandomAccessFile(path, &plain, EnvOptions()));
+  ASSERT_FALSE(plain->ReturnsOwnMemory());
+  EXPECT_EQ(nullptr, plain->NewCopyingReader());
+  plain->Prefetch(0, 4);
 }
 
 TEST_F(EnvPosixTest, MmapIsNotUsedForEmptyFilesOrDirectReads) {
