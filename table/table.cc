@@ -388,6 +388,9 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   bool lookup = true;
   bool long_scan = false;
   bool prefetched = false;  // by the read of the block before, in a run
+  // Only a read of the mapping itself gains from prefetching mapped bytes
+  // (a compaction's readahead view copies the file instead).
+  const bool mapped = file->ReturnsOwnMemory();
   if (s.ok() && scan != nullptr) {
     const uint64_t end = handle.offset() + handle.size() + kBlockTrailerSize;
     const bool forward = handle.offset() == scan->last_block_end;
@@ -404,9 +407,7 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
     // A forward scan will want the next block a few microseconds from now;
     // its mapped bytes are cold (a hardware prefetcher stops at the page
     // boundary), so start loading as many as this block took.
-    if (forward && file->ReturnsOwnMemory()) {
-      PrefetchBlocks(end, end - handle.offset());
-    }
+    if (forward && mapped) PrefetchBlocks(end, end - handle.offset());
     if (options_.long_scan_blocks > 0 &&
         scan->run_blocks > options_.long_scan_blocks) {
       long_scan = true;
@@ -423,7 +424,7 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   // first) while the cache lookup runs; a miss then loads the rest.
   // 2.5-3% on readrandom and seekrandom (docs/performance.md).
   Slice stored;  // the block's mapped bytes, if it is to be prefetched
-  if (s.ok() && !prefetched && file->ReturnsOwnMemory()) {
+  if (s.ok() && !prefetched && mapped) {
     stored =
         MappedBlockBytes(handle.offset(), handle.size() + kBlockTrailerSize);
     PrefetchEnds(stored);
