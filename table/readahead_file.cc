@@ -32,7 +32,7 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
         source_(copier_ != nullptr ? copier_.get() : target),
         readahead_size_(readahead_size),
         in_place_(source_->ReturnsOwnMemory()),
-        buffer_size_(BufferSize(*source_, readahead_size)),
+        buffer_size_(in_place_ ? 0 : BufferSize(*source_, readahead_size)),
         buffer_(in_place_ ? nullptr : new char[buffer_size_]) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result,
@@ -59,10 +59,10 @@ class ReadaheadRandomAccessFile : public RandomAccessFile {
   bool ReturnsOwnMemory() const override { return in_place_; }
 
  private:
-  // None for a source read in place; the whole readahead for a direct one.
+  // The buffer of a source not read in place: the whole readahead for a
+  // direct one.
   static size_t BufferSize(const RandomAccessFile& source,
                            size_t readahead_size) {
-    if (source.ReturnsOwnMemory()) return 0;
     if (source.use_direct_io()) return readahead_size;
     return std::min(readahead_size, kMaxCopyBytes);
   }

@@ -389,8 +389,10 @@ Iterator* Table::NewDataBlockIterator(RandomAccessFile* file,
   bool long_scan = false;
   bool prefetched = false;  // by the read of the block before, in a run
   // Only a read of the mapping itself gains from prefetching mapped bytes
-  // (a compaction's readahead view copies the file instead).
-  const bool mapped = file->ReturnsOwnMemory();
+  // (a compaction's readahead view copies the file instead). A read of
+  // file_ (a Get, a user's scan) asks nothing more: MappedBlockBytes finds
+  // no bytes in an unmapped file_.
+  const bool mapped = file == file_.get() || file->ReturnsOwnMemory();
   if (s.ok() && scan != nullptr) {
     const uint64_t end = handle.offset() + handle.size() + kBlockTrailerSize;
     const bool forward = handle.offset() == scan->last_block_end;

@@ -40,42 +40,38 @@ TEST(ReadaheadFileTest, SequentialReadsAreServedFromOneLargeRead) {
   EXPECT_EQ(2u, source.reads());
 }
 
-// A file that hands out its own memory (like a mapping) and counts the
-// prefetch hints it gets.
-class InPlaceSource : public RandomAccessFile {
+// A StringSource that records the prefetch hints it gets, and may hand
+// out its own memory (like a mapping) or say it reads with direct I/O.
+class HintedSource : public StringSource {
  public:
-  explicit InPlaceSource(std::string data) : data_(std::move(data)) {}
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* /*scratch*/) const override {
-    const size_t start = std::min<size_t>(offset, data_.size());
-    *result = Slice(data_.data() + start, std::min(n, data_.size() - start));
-    return Status::OK();
-  }
-  bool ReturnsOwnMemory() const override { return true; }
+  explicit HintedSource(std::string data, bool mapped = false,
+                        bool direct = false)
+      : StringSource(std::move(data), mapped), direct_(direct) {}
+  bool use_direct_io() const override { return direct_; }
   void Prefetch(uint64_t offset, size_t n) const override {
-    prefetches_.push_back({offset, n});
+    hints_.push_back({offset, n});
   }
-  const std::string data_;
-  mutable std::vector<std::pair<uint64_t, size_t>> prefetches_;
+  const bool direct_;
+  mutable std::vector<std::pair<uint64_t, size_t>> hints_;
 };
 
 TEST(ReadaheadFileTest, MappedTargetIsReadInPlaceAndPrefetched) {
   uint32_t state = 2;
-  InPlaceSource source(test::RandomBytes(&state, 100000));
+  HintedSource source(test::RandomBytes(&state, 100000), /*mapped=*/true);
   auto file = NewReadaheadRandomAccessFile(&source, 10000);
   EXPECT_TRUE(file->ReturnsOwnMemory());
   for (uint64_t offset = 0; offset < 30000; offset += 100) {
     Slice result;
     ASSERT_OK(file->Read(offset, 100, &result, nullptr));
-    ASSERT_EQ(source.data_.data() + offset, result.data());  // no copy
+    ASSERT_EQ(source.contents().data() + offset, result.data());  // no copy
     ASSERT_EQ(100u, result.size());
   }
   // One hint per window the reader entered: 0, 10000, 20000.
-  ASSERT_EQ(3u, source.prefetches_.size());
-  EXPECT_EQ(0u, source.prefetches_[0].first);
-  EXPECT_EQ(10000u, source.prefetches_[1].first);
-  EXPECT_EQ(20000u, source.prefetches_[2].first);
-  EXPECT_EQ(10000u, source.prefetches_[2].second);
+  ASSERT_EQ(3u, source.hints_.size());
+  EXPECT_EQ(0u, source.hints_[0].first);
+  EXPECT_EQ(10000u, source.hints_[1].first);
+  EXPECT_EQ(20000u, source.hints_[2].first);
+  EXPECT_EQ(10000u, source.hints_[2].second);
 }
 
 TEST(ReadaheadFileTest, MappedTargetIsReadThroughItsCopyingReader) {
@@ -101,20 +97,6 @@ TEST(ReadaheadFileTest, MappedTargetIsReadThroughItsCopyingReader) {
   EXPECT_LE(source.copying_reads(), 10u);
 }
 
-// A StringSource that records the prefetch hints it gets, and may say it
-// reads with direct I/O.
-class HintedSource : public StringSource {
- public:
-  explicit HintedSource(std::string data, bool direct = false)
-      : StringSource(std::move(data)), direct_(direct) {}
-  bool use_direct_io() const override { return direct_; }
-  void Prefetch(uint64_t offset, size_t n) const override {
-    hints_.push_back({offset, n});
-  }
-  const bool direct_;
-  mutable std::vector<std::pair<uint64_t, size_t>> hints_;
-};
-
 TEST(ReadaheadFileTest, BufferedReadsCopyPiecesAndHintEachWindow) {
   uint32_t state = 4;
   const std::string data = test::RandomBytes(&state, 600000);
@@ -138,7 +120,7 @@ TEST(ReadaheadFileTest, BufferedReadsCopyPiecesAndHintEachWindow) {
 TEST(ReadaheadFileTest, DirectTargetIsReadAWholeReadaheadAtATime) {
   uint32_t state = 5;
   const std::string data = test::RandomBytes(&state, 600000);
-  HintedSource source(data, /*direct=*/true);
+  HintedSource source(data, /*mapped=*/false, /*direct=*/true);
   auto file = NewReadaheadRandomAccessFile(&source, 256 << 10);
   EXPECT_TRUE(file->use_direct_io());
   for (uint64_t offset = 0; offset < 250000; offset += 1000) {

@@ -78,12 +78,12 @@ class StringSource : public RandomAccessFile {
       *result = Slice(contents_.data() + offset, len);
       return Status::OK();
     }
-    std::memcpy(scratch, contents_.data() + offset, len);
-    *result = Slice(scratch, len);
+    *result = CopyOut(offset, n, scratch);
     return Status::OK();
   }
 
   bool ReturnsOwnMemory() const override { return mapped_; }
+  const std::string& contents() const { return contents_; }
 
   // From here on, hands out copying readers (NewCopyingReader): views of
   // the same contents that copy into scratch and count their reads here.
@@ -118,17 +118,22 @@ class StringSource : public RandomAccessFile {
       while (n > largest &&
              !owner_->largest_copying_read_.compare_exchange_weak(largest, n)) {
       }
-      const std::string& contents = owner_->contents_;
-      const size_t start = std::min<size_t>(offset, contents.size());
-      const size_t len = std::min(n, contents.size() - start);
-      std::memcpy(scratch, contents.data() + start, len);
-      *result = Slice(scratch, len);
+      *result = owner_->CopyOut(offset, n, scratch);
       return Status::OK();
     }
 
    private:
     const StringSource* const owner_;
   };
+
+  // Copies the contents' bytes in [offset, offset + n), as far as they go,
+  // into scratch.
+  Slice CopyOut(uint64_t offset, size_t n, char* scratch) const {
+    const size_t start = std::min<size_t>(offset, contents_.size());
+    const size_t len = std::min(n, contents_.size() - start);
+    std::memcpy(scratch, contents_.data() + start, len);
+    return Slice(scratch, len);
+  }
 
   const std::string contents_;
   const bool mapped_;
