@@ -45,8 +45,9 @@ class BlockBuilder {
   // valid too (one restart at offset 0, count 1).
   Slice Finish();
 
-  // Finishes the block, moves its bytes into *out (whose old buffer the
-  // builder keeps, to reuse) and starts a new block, as Reset() does.
+  // Finishes the block, copies its bytes into *out (reusing out's memory)
+  // and starts a new block, as Reset() does. The builder keeps its own
+  // buffer, so another thread may read *out while the next block is built.
   void FinishInto(std::string* out);
 
   // Bytes of the block if it were finished now (entries + restart array).

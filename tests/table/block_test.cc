@@ -209,8 +209,8 @@ INSTANTIATE_TEST_SUITE_P(RestartIntervals, BlockRestartTest,
                          ::testing::Combine(::testing::Values(1, 2, 16, 100),
                                             ::testing::Bool()));
 
-// FinishInto hands over the finished bytes and starts a new block, which
-// reuses the buffer it was given.
+// FinishInto hands over a copy of the finished bytes and starts a new
+// block in the builder's own buffer.
 TEST(BlockBuilderTest, FinishIntoHandsTheBlockOverAndStartsAnew) {
   BlockBuilder a(4), b(4);
   std::string out = "old contents";
@@ -231,13 +231,36 @@ TEST(BlockBuilderTest, FinishIntoHandsTheBlockOverAndStartsAnew) {
   EXPECT_EQ(b.Finish().ToString(), a.Finish().ToString());
 }
 
+// The builder never takes over the buffer it hands a block into: another
+// thread may have read that buffer (a writer compressing the last block in
+// it), and writing entries into lines another CPU shares waits for each
+// line's ownership. So the next block is built where the last one was, and
+// out keeps its own memory.
+TEST(BlockBuilderTest, FinishIntoKeepsBuildingInTheBuildersOwnBuffer) {
+  BlockBuilder builder(16);
+  std::string out;
+  out.reserve(8192);
+  const char* const out_memory = out.data();
+  for (int i = 0; i < 50; ++i)
+    builder.Add("key" + std::to_string(100 + i), "v");
+  const char* const own = builder.Finish().data();
+  const std::string expected = builder.Finish().ToString();
+  builder.FinishInto(&out);
+  EXPECT_EQ(expected, out);
+  EXPECT_EQ(out_memory, out.data());
+  for (int i = 0; i < 50; ++i)
+    builder.Add("key" + std::to_string(200 + i), "v");
+  EXPECT_EQ(own, builder.Finish().data());
+}
+
 // Entries are written into the room past the block's end: keys and values
 // of every copy size class (and one far larger than any room yet), across
-// blocks that reuse a finished block's buffer or one handed back by
-// FinishInto, must read back whole, and the size estimate must stay exact.
+// blocks built in the room a finished block leaves (after Finish and
+// Reset, or FinishInto), must read back whole, and the size estimate must
+// stay exact.
 TEST(BlockBuilderTest, EntriesOfEverySizeReadBackFromReusedBuffers) {
   BlockBuilder builder(3);
-  std::string handed_back = "a buffer handed back by FinishInto";
+  std::string handed_over = "a buffer FinishInto writes over";
   for (int round = 0; round < 3; ++round) {
     KV kv;
     for (size_t n = 0; n <= 300; n += (n < 140 ? 1 : 37)) {
@@ -251,8 +274,8 @@ TEST(BlockBuilderTest, EntriesOfEverySizeReadBackFromReusedBuffers) {
     const size_t estimate = builder.CurrentSizeEstimate();
     std::string bytes;
     if (round == 1) {
-      builder.FinishInto(&handed_back);
-      bytes = handed_back;
+      builder.FinishInto(&handed_over);
+      bytes = handed_over;
     } else {
       bytes = builder.Finish().ToString();
       builder.Reset();
