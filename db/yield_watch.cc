@@ -44,7 +44,7 @@ bool YieldWatch::Observer::HeldUp() {
   if (answers_ >= kMaxAnswers) return false;
   if ((word & kWorking) == 0) {
     const uint64_t wake_at = watch_->wake_at_.load(std::memory_order_relaxed);
-    if (wake_at == 0 || watch_->now_() < wake_at + kLateWakeMicros) {
+    if (wake_at == 0 || watch_->now_() < wake_at) {
       return false;
     }
   }

@@ -58,19 +58,18 @@ class YieldWatch {
     }
   }
 
-  // The watched thread is about to sleep for micros: not held up until
-  // the sleep is over. A sleeper still without a new mark kLateWakeMicros
-  // after its sleep should have ended is woken and waiting for a CPU.
+  // The watched thread is about to sleep (or yield its CPU) for micros:
+  // not held up until the sleep is over. A sleeper still without a new
+  // mark once its sleep should have ended is woken (or done yielding) and
+  // waiting for a CPU. Waiting for it to mark its return any longer puts
+  // the wait into its latency: a writer's paced wait of 10-25 us gives the
+  // flush its CPU, and the flush looks again only one block later.
   void Sleeping(uint64_t micros) {
     if (enabled_) {
       wake_at_.store(now_() + micros, std::memory_order_relaxed);
       Mark(0);
     }
   }
-
-  // How late a sleeper may be to mark its return before observers take it
-  // for held up: a wake-up on a free CPU takes a few microseconds.
-  static constexpr uint64_t kLateWakeMicros = 50;
 
   // Observers' yields to this thread, summed (Observer::CountYield).
   uint64_t yields() const { return yields_.load(std::memory_order_relaxed); }
@@ -89,13 +88,13 @@ class YieldWatch {
     // between: held up behind the caller for at least the time between
     // the calls. (Working on another CPU looks the same, hence the CPU
     // test.) Also true if it went to sleep on the caller's CPU and, with
-    // no new mark since the last call, its sleep ended kLateWakeMicros
-    // ago or more: woken, it waits for this CPU (a sleeper wakes on the CPU
-    // it slept on unless another is idle, and then it would have marked
-    // its return by now). At most kMaxAnswers times per mark: a thread
-    // still held up after that many yields is not waiting for this CPU (it
-    // may be blocked on a lock, or an application thread gone quiet after
-    // its last write).
+    // no new mark since the last call, its sleep has ended: woken, it
+    // waits for this CPU (a sleeper wakes on the CPU it slept on unless
+    // another is idle, and then it marks its return within microseconds:
+    // a yield to it meanwhile costs a system call). At most kMaxAnswers times
+    // per mark: a thread still held up after that many yields is not waiting
+    // for this CPU (it may be blocked on a lock, or an application thread gone
+    // quiet after its last write).
     bool HeldUp();
 
     // Counts a yield made because HeldUp said so.

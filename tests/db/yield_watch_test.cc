@@ -63,15 +63,13 @@ TEST_F(YieldWatchTest, AWaitingThreadIsNotHeldUp) {
   EXPECT_TRUE(observer.HeldUp());
 }
 
-TEST_F(YieldWatchTest, ASleeperIsHeldUpOnceItsSleepIsOverByTheMargin) {
+TEST_F(YieldWatchTest, ASleeperIsHeldUpAsSoonAsItsSleepIsOver) {
   YieldWatch::Observer observer(&watch_);
   watch_.Sleeping(100);             // until 1100
   EXPECT_FALSE(observer.HeldUp());  // the first look only sees the mark
-  test_now = 1100;                  // woken, maybe running already
+  test_now = 1099;                  // still asleep
   EXPECT_FALSE(observer.HeldUp());
-  test_now = 1100 + YieldWatch::kLateWakeMicros - 1;
-  EXPECT_FALSE(observer.HeldUp());
-  test_now = 1100 + YieldWatch::kLateWakeMicros;  // woken, yet no mark
+  test_now = 1100;  // woken (or done yielding), yet no mark: no margin
   EXPECT_TRUE(observer.HeldUp());
   EXPECT_TRUE(observer.HeldUp());
   watch_.Working();  // it got a CPU
@@ -96,7 +94,7 @@ TEST_F(YieldWatchTest, ALateSleeperIsHeldUpOnlyOnItsCpu) {
   EXPECT_FALSE(here.HeldUp());
   test_cpu = 0;
   EXPECT_FALSE(there.HeldUp());
-  test_now += 10 + YieldWatch::kLateWakeMicros;
+  test_now += 10;
   EXPECT_FALSE(there.HeldUp());
   test_cpu = 1;
   EXPECT_TRUE(here.HeldUp());
@@ -106,7 +104,7 @@ TEST_F(YieldWatchTest, ALateSleepersAnswersStopAfterTheCap) {
   YieldWatch::Observer observer(&watch_);
   watch_.Sleeping(10);
   EXPECT_FALSE(observer.HeldUp());
-  test_now += 10 + YieldWatch::kLateWakeMicros;
+  test_now += 10;
   for (int i = 0; i < YieldWatch::kMaxAnswers; i++) {
     EXPECT_TRUE(observer.HeldUp()) << i;
   }
@@ -176,7 +174,7 @@ TEST_F(YieldWatchTest, ADisabledWatchOrNoneIsNeverHeldUp) {
     EXPECT_FALSE(of_none.HeldUp());
   }
   off.Sleeping(10);
-  test_now += 10 + YieldWatch::kLateWakeMicros;
+  test_now += 10;
   EXPECT_FALSE(of_off.HeldUp());
   EXPECT_FALSE(of_off.HeldUp());
   EXPECT_FALSE(off.enabled());
