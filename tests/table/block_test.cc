@@ -243,8 +243,9 @@ TEST(BlockBuilderTest, FinishIntoKeepsBuildingInTheBuildersOwnBuffer) {
   const char* const out_memory = out.data();
   for (int i = 0; i < 50; ++i)
     builder.Add("key" + std::to_string(100 + i), "v");
-  const char* const own = builder.Finish().data();
-  const std::string expected = builder.Finish().ToString();
+  const Slice finished = builder.Finish();
+  const char* const own = finished.data();
+  const std::string expected = finished.ToString();
   builder.FinishInto(&out);
   EXPECT_EQ(expected, out);
   EXPECT_EQ(out_memory, out.data());
