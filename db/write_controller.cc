@@ -247,19 +247,25 @@ bool WriteController::CompactionBoundRecently(uint64_t now_micros) const {
 uint64_t WriteController::FlushPaceRate(const FlushProgress& flush) {
   if (!flush.running) return 0;
   // Micros until the flush frees a memtable: what is left of its reading
-  // (none once done), then its tail.
+  // (none once done), then its tail. With no earlier flush to go by (the
+  // first since open), neither its speed nor its tail is known.
+  const bool first = flush.expected_read_micros == 0;
   double remaining = static_cast<double>(flush.tail_micros);
   if (flush.read_done) {
+    if (first) {
+      remaining = kFirstFlushTailShare * static_cast<double>(flush.read_micros);
+    }
     remaining -= static_cast<double>(flush.since_read_micros);
   } else {
     const double done = flush.done_fraction;
     const double elapsed = static_cast<double>(flush.elapsed_micros);
-    if (done >= kMinFlushPaceFraction ||
-        (flush.expected_read_micros == 0 && done > 0)) {
-      // With no earlier flush to go by (the first since open), a little
-      // progress is still better than none: unpaced, a writer filled a
-      // whole 64 MiB memtable while a slow-starting first flush read 2%.
-      remaining += elapsed * (1.0 - std::min(done, 1.0)) / done;
+    if (done >= kMinFlushPaceFraction || (first && done > 0)) {
+      // For the first flush a little progress is still better than none:
+      // unpaced, a writer filled a whole 64 MiB memtable while a
+      // slow-starting first flush read 2%.
+      const double read_total = elapsed / std::min(done, 1.0);
+      if (first) remaining = kFirstFlushTailShare * read_total;
+      remaining += read_total - elapsed;
     } else if (flush.expected_read_micros > 0) {
       remaining += std::max(
           static_cast<double>(flush.expected_read_micros) - elapsed, 0.0);

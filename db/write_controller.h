@@ -95,8 +95,10 @@ struct FlushProgress {
   // install) took this long in the last flush: the estimate for this one.
   uint64_t tail_micros = 0;
   // Every entry is read, since_read_micros ago: the flush is in its tail.
+  // Its reading took read_micros.
   bool read_done = false;
   uint64_t since_read_micros = 0;
+  uint64_t read_micros = 0;
 };
 
 // Decides NORMAL / DELAYED / STOPPED and keeps the stall accounting.
@@ -154,6 +156,13 @@ class WriteController {
   // about its speed: the last flush's speed stands in for it (the first
   // flush since open, which has none, goes by its own progress).
   static constexpr double kMinFlushPaceFraction = 0.05;
+  // The first flush since open has no earlier tail to go by: its tail is
+  // expected to take this share of its reading. Expecting none, writers
+  // paced to it filled the next memtable as its reading ended and stopped
+  // for its whole tail (20-40 ms with the defaults' 64 MiB memtables,
+  // whose first tails took 10-12% of their reading and later ones up to
+  // 36%; docs/performance.md, "The first flush's tail").
+  static constexpr double kFirstFlushTailShare = 0.25;
   // A paced write sleeps at most this long; debt beyond it is left to the
   // next writes. The pace is a smoothing, not a stop: near the end of the
   // room every write waits up to this long instead of one write waiting
@@ -223,7 +232,9 @@ class WriteController {
   // remaining time: while it reads entries, elapsed x (1 - done) / done
   // (before kMinFlushPaceFraction, expected_read_micros - elapsed if an
   // earlier flush gave one) plus tail_micros; then what is left of
-  // tail_micros. At least kMinFlushRemainingMicros either way. 0 when
+  // tail_micros. With no earlier flush (expected_read_micros 0) the tail
+  // is kFirstFlushTailShare of the reading (estimated, then read_micros).
+  // At least kMinFlushRemainingMicros either way. 0 when
   // there is nothing to pace to: no flush runs, or it has read nothing
   // and no earlier flush gives an estimate. At least 1 otherwise.
   static uint64_t FlushPaceRate(const FlushProgress& flush);

@@ -296,7 +296,8 @@ StallInputs Flushing(int l0) {
 
 constexpr double kMargin = WriteController::kFlushPaceMargin;
 
-// A flush in its tail whose last tail took tail_micros: FlushPaceRate is
+// A flush in its tail (not the first since open) whose last tail took
+// tail_micros: FlushPaceRate is
 // room_bytes * 1e6 / (max(tail - since, 1000) * kFlushPaceMargin).
 FlushProgress Tail(uint64_t room_bytes, uint64_t tail_micros,
                    uint64_t since_micros) {
@@ -304,9 +305,11 @@ FlushProgress Tail(uint64_t room_bytes, uint64_t tail_micros,
   p.running = true;
   p.room_bytes = room_bytes;
   p.done_fraction = 1.0;
+  p.expected_read_micros = 30000;
   p.tail_micros = tail_micros;
   p.read_done = true;
   p.since_read_micros = since_micros;
+  p.read_micros = 30000;
   return p;
 }
 
@@ -345,11 +348,13 @@ TEST_F(WriteControllerTest, FlushPaceRateFromProgressAndTail) {
       << "nothing read and no earlier flush: nothing to go by";
   // The first flush since open has no earlier flush to go by: its own
   // progress, however little, is the estimate. 4% read in 10 ms: 240 ms
-  // to go. (A first flush that started slowly once read 2% in its first
-  // 140 ms: unpaced, the writer filled the next 64 MiB memtable meanwhile
-  // and stopped for 125 ms.)
+  // of reading to go, and its tail expected to take a share of the
+  // reading's 250 ms. (A first flush that started slowly once read 2% in
+  // its first 140 ms: unpaced, the writer filled the next 64 MiB memtable
+  // meanwhile and stopped for 125 ms.)
   p.done_fraction = 0.04;
-  EXPECT_NEAR(12000000.0 / (0.240 * kMargin),
+  constexpr double kShare = WriteController::kFirstFlushTailShare;
+  EXPECT_NEAR(12000000.0 / ((0.240 + kShare * 0.250) * kMargin),
               static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
   // With an earlier flush, its speed stands in until 5% is read, here
   // saying this one reads for 30 ms: 20 ms to go (plus no tail), times
@@ -376,6 +381,40 @@ TEST_F(WriteControllerTest, FlushPaceRateFromProgressAndTail) {
               2.0);
   // No room left: the slowest pace, not "no pace".
   EXPECT_EQ(1u, WriteController::FlushPaceRate(Tail(0, 2000, 0)));
+}
+
+TEST_F(WriteControllerTest, FirstFlushSinceOpenIsExpectedToHaveATail) {
+  static_assert(WriteController::kFirstFlushTailShare > 0.05,
+                "first tails measured 10-12% of the reading");
+  constexpr double kShare = WriteController::kFirstFlushTailShare;
+  // No earlier flush: no expected reading time and no last tail. Half
+  // read in 200 ms: 200 ms of reading to go, then a tail of a share of
+  // the reading's 400 ms, not none (expecting none, the writer filled the
+  // next memtable as the reading ended and stopped for the whole tail).
+  FlushProgress p;
+  p.running = true;
+  p.room_bytes = 12000000;
+  p.elapsed_micros = 200000;
+  p.done_fraction = 0.5;
+  EXPECT_NEAR(12000000.0 / ((0.200 + kShare * 0.400) * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // In its tail, 10 ms after a 400 ms reading: what is left of that share.
+  p.done_fraction = 1.0;
+  p.read_done = true;
+  p.read_micros = 400000;
+  p.since_read_micros = 10000;
+  EXPECT_NEAR(12000000.0 / ((kShare * 0.400 - 0.010) * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // Past it: at least 1 ms, as for any flush.
+  p.since_read_micros = 400000;
+  EXPECT_NEAR(12000000.0 / (0.001 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
+  // With an earlier flush, its tail is the estimate, however short.
+  p.expected_read_micros = 400000;
+  p.tail_micros = 2000;
+  p.since_read_micros = 500;
+  EXPECT_NEAR(12000000.0 / (0.0015 * kMargin),
+              static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
 }
 
 TEST_F(WriteControllerTest, PacedDelaysFollowTheFlushAndAreCapped) {
