@@ -1986,7 +1986,7 @@ Status DBImpl::FlushOldestImmutable() {
   // without the mutex, which every write takes. So is dropping the
   // flushed memtable's reference, usually its last: its arena's blocks go
   // back to the pool, but those the pool has no room for are unmapped,
-  // which took 0.3-1.2 ms in about one flush in six.
+  // which took 0.3-1.2 ms in one flush in six with the defaults.
   std::deque<PendingLog> obsolete_logs;
   while (!logs_to_sync_.empty() &&
          logs_to_sync_.front().number < versions_->LogNumber()) {
