@@ -1211,8 +1211,6 @@ FlushProgress DBImpl::FlushPaceProgress(uint64_t now_micros) const {
   if (read_end != 0) {
     p.read_done = true;
     p.since_read_micros = now_micros > read_end ? now_micros - read_end : 0;
-    p.read_micros =
-        read_end > flush_start_micros_ ? read_end - flush_start_micros_ : 0;
   }
   return p;
 }

@@ -248,27 +248,31 @@ uint64_t WriteController::FlushPaceRate(const FlushProgress& flush) {
   if (!flush.running) return 0;
   // Micros until the flush frees a memtable: what is left of its reading
   // (none once done), then its tail. With no earlier flush to go by (the
-  // first since open), neither its speed nor its tail is known.
+  // first since open), neither its speed nor its tail is known: the tail
+  // is taken as a share of its reading.
   const bool first = flush.expected_read_micros == 0;
-  double remaining = static_cast<double>(flush.tail_micros);
+  auto tail = [&](double reading_micros) {
+    return first ? kFirstFlushTailShare * reading_micros
+                 : static_cast<double>(flush.tail_micros);
+  };
+  const double elapsed = static_cast<double>(flush.elapsed_micros);
+  double remaining;
   if (flush.read_done) {
-    if (first) {
-      remaining = kFirstFlushTailShare * static_cast<double>(flush.read_micros);
-    }
-    remaining -= static_cast<double>(flush.since_read_micros);
+    const double since = static_cast<double>(flush.since_read_micros);
+    remaining = tail(std::max(elapsed - since, 0.0)) - since;
   } else {
     const double done = flush.done_fraction;
-    const double elapsed = static_cast<double>(flush.elapsed_micros);
     if (done >= kMinFlushPaceFraction || (first && done > 0)) {
       // For the first flush a little progress is still better than none:
       // unpaced, a writer filled a whole 64 MiB memtable while a
       // slow-starting first flush read 2%.
-      const double read_total = elapsed / std::min(done, 1.0);
-      if (first) remaining = kFirstFlushTailShare * read_total;
-      remaining += read_total - elapsed;
-    } else if (flush.expected_read_micros > 0) {
-      remaining += std::max(
-          static_cast<double>(flush.expected_read_micros) - elapsed, 0.0);
+      const double reading = elapsed / std::min(done, 1.0);
+      remaining = reading - elapsed + tail(reading);
+    } else if (!first) {
+      remaining =
+          std::max(static_cast<double>(flush.expected_read_micros) - elapsed,
+                   0.0) +
+          static_cast<double>(flush.tail_micros);
     } else {
       return 0;
     }

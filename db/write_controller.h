@@ -94,11 +94,10 @@ struct FlushProgress {
   // What follows the last entry read (the table's end and sync, the
   // install) took this long in the last flush: the estimate for this one.
   uint64_t tail_micros = 0;
-  // Every entry is read, since_read_micros ago: the flush is in its tail.
-  // Its reading took read_micros.
+  // Every entry is read, since_read_micros ago: the flush is in its tail
+  // (its reading took elapsed_micros - since_read_micros).
   bool read_done = false;
   uint64_t since_read_micros = 0;
-  uint64_t read_micros = 0;
 };
 
 // Decides NORMAL / DELAYED / STOPPED and keeps the stall accounting.
@@ -233,7 +232,7 @@ class WriteController {
   // (before kMinFlushPaceFraction, expected_read_micros - elapsed if an
   // earlier flush gave one) plus tail_micros; then what is left of
   // tail_micros. With no earlier flush (expected_read_micros 0) the tail
-  // is kFirstFlushTailShare of the reading (estimated, then read_micros).
+  // is kFirstFlushTailShare of the reading (estimated, then as it was).
   // At least kMinFlushRemainingMicros either way. 0 when
   // there is nothing to pace to: no flush runs, or it has read nothing
   // and no earlier flush gives an estimate. At least 1 otherwise.

@@ -308,8 +308,8 @@ FlushProgress Tail(uint64_t room_bytes, uint64_t tail_micros,
   p.expected_read_micros = 30000;
   p.tail_micros = tail_micros;
   p.read_done = true;
+  p.elapsed_micros = 30000 + since_micros;  // a 30 ms reading
   p.since_read_micros = since_micros;
-  p.read_micros = 30000;
   return p;
 }
 
@@ -401,11 +401,12 @@ TEST_F(WriteControllerTest, FirstFlushSinceOpenIsExpectedToHaveATail) {
   // In its tail, 10 ms after a 400 ms reading: what is left of that share.
   p.done_fraction = 1.0;
   p.read_done = true;
-  p.read_micros = 400000;
+  p.elapsed_micros = 410000;
   p.since_read_micros = 10000;
   EXPECT_NEAR(12000000.0 / ((kShare * 0.400 - 0.010) * kMargin),
               static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
   // Past it: at least 1 ms, as for any flush.
+  p.elapsed_micros = 800000;
   p.since_read_micros = 400000;
   EXPECT_NEAR(12000000.0 / (0.001 * kMargin),
               static_cast<double>(WriteController::FlushPaceRate(p)), 2.0);
