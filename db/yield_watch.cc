@@ -39,7 +39,12 @@ bool YieldWatch::Observer::HeldUp() {
   if (word != last_) {
     last_ = word;
     answers_ = 0;
-    return false;
+    // A working thread is held up only once it has gone a whole interval
+    // between two looks without a mark; a sleep's end is known, so a
+    // sleeper already past it is held up at the first look. (A writer's
+    // paced wait of 10-25 us, seen first by a flush one block after it
+    // began, would otherwise last until the flush's next look.)
+    if ((word & kWorking) != 0) return false;
   }
   if (answers_ >= kMaxAnswers) return false;
   if ((word & kWorking) == 0) {

@@ -87,14 +87,14 @@ class YieldWatch {
     // CPU, at the last call and at this one, without a new mark in
     // between: held up behind the caller for at least the time between
     // the calls. (Working on another CPU looks the same, hence the CPU
-    // test.) Also true if it went to sleep on the caller's CPU and, with
-    // no new mark since the last call, its sleep has ended: woken, it
-    // waits for this CPU (a sleeper wakes on the CPU it slept on unless
-    // another is idle, and then it marks its return within microseconds:
-    // a yield to it meanwhile costs a system call). At most kMaxAnswers times
-    // per mark: a thread still held up after that many yields is not waiting
-    // for this CPU (it may be blocked on a lock, or an application thread gone
-    // quiet after its last write).
+    // test.) Also true if it went to sleep on the caller's CPU, marked
+    // nothing since, and its sleep has ended, from the first look that
+    // finds it so: woken, it waits for this CPU (a sleeper wakes on the
+    // CPU it slept on unless another is idle, and then it marks its return
+    // within microseconds: a yield to it meanwhile costs a system call).
+    // At most kMaxAnswers times per mark: a thread still held up after
+    // that many yields is not waiting for this CPU (it may be blocked on a
+    // lock, or an application thread gone quiet after its last write).
     bool HeldUp();
 
     // Counts a yield made because HeldUp said so.

@@ -76,6 +76,23 @@ TEST_F(YieldWatchTest, ASleeperIsHeldUpAsSoonAsItsSleepIsOver) {
   EXPECT_FALSE(observer.HeldUp());
 }
 
+TEST_F(YieldWatchTest, ASleeperFirstSeenPastItsSleepIsHeldUpAtOnce) {
+  // A flush that appends a block between the writer's mark and its first
+  // look must not wait for a second look: the sleep's end is known.
+  YieldWatch::Observer observer(&watch_);
+  EXPECT_FALSE(observer.HeldUp());  // nothing marked yet
+  watch_.Sleeping(15);              // until 1015
+  test_now = 1030;
+  EXPECT_TRUE(observer.HeldUp());
+  watch_.Working();  // it got a CPU
+  EXPECT_FALSE(observer.HeldUp());
+  watch_.Sleeping(15);  // until 1045: seen first while still asleep
+  EXPECT_FALSE(observer.HeldUp());
+  watch_.Waiting();
+  test_now = 2000;
+  EXPECT_FALSE(observer.HeldUp());  // blocked, not sleeping
+}
+
 TEST_F(YieldWatchTest, ABlockedThreadIsNotHeldUpHoweverLong) {
   YieldWatch::Observer observer(&watch_);
   watch_.Sleeping(10);
