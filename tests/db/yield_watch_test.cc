@@ -66,7 +66,7 @@ TEST_F(YieldWatchTest, AWaitingThreadIsNotHeldUp) {
 TEST_F(YieldWatchTest, ASleeperIsHeldUpAsSoonAsItsSleepIsOver) {
   YieldWatch::Observer observer(&watch_);
   watch_.Sleeping(100);             // until 1100
-  EXPECT_FALSE(observer.HeldUp());  // the first look only sees the mark
+  EXPECT_FALSE(observer.HeldUp());  // first seen while asleep (now 1000)
   test_now = 1099;                  // still asleep
   EXPECT_FALSE(observer.HeldUp());
   test_now = 1100;  // woken (or done yielding), yet no mark: no margin
