@@ -6,7 +6,9 @@
 # installed at build time), one engine after the other on the same machine,
 # and prints a table of ops/s, p99.9 latency and the share of time spent in
 # ops slower than 1 ms, with CascadeDB's ratio to the better peer, and under
-# it any run in which the hypervisor took CPU time from the machine (steal).
+# it any run in which the hypervisor took CPU time from the machine (steal)
+# and, when benchmarks/latency_floor sits beside db_bench, the tail the
+# machine alone gives a busy thread at each write workload's mean op time.
 #
 # Workloads (issue 8): fillseq, fillrandom, overwrite, readrandom, readseq,
 # seekrandom, readwhilewriting with 16-byte keys and 100-byte values, then
@@ -28,6 +30,8 @@
 #                     (default 1); the spread line shows the lowest and
 #                     highest per-round ratio
 #   --out DIR         keep reports here (default: a new mktemp -d)
+#   --floor_seconds S how long latency_floor runs per write workload
+#                     (default 3; 0: not at all)
 #
 # Debian's RocksDB is built with assertions enabled and runs well below a
 # release build: a lead over its figures is not a lead over RocksDB.
@@ -39,6 +43,7 @@ num=1000000
 matched=0
 engines=""
 rounds=1
+floor_seconds=3
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -53,13 +58,19 @@ while [[ $# -gt 0 ]]; do
     --engines) engines=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --floor_seconds) floor_seconds=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
   echo "compare.sh: --rounds must be a positive integer, not '$rounds'" >&2
+  exit 2
+fi
+if ! [[ "$floor_seconds" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+  echo "compare.sh: --floor_seconds must be a number of seconds, not" \
+    "'$floor_seconds'" >&2
   exit 2
 fi
 if [[ ! -x "$db_bench" ]]; then
@@ -119,7 +130,11 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-python3 - "$out" "${#round_dirs[@]}" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
+# The latencies the machine alone gives a busy thread, beside db_bench.
+floor_tool=$(dirname "$db_bench")/latency_floor
+[[ -x "$floor_tool" ]] || floor_tool=""
+[[ "$floor_seconds" =~ ^0*(\.0*)?$ ]] && floor_tool=""
+FLOOR_TOOL=$floor_tool FLOOR_SECONDS=$floor_seconds python3 - "$out" "${#round_dirs[@]}" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
 import json, os, statistics, sys
 
 out, n = sys.argv[1], int(sys.argv[2])
@@ -228,6 +243,39 @@ if stolen:
     print("Hypervisor steal over 0.5% of the machine's CPU time: " +
           ", ".join(stolen))
     print()
+# The machine's floor under the write workloads' tails: one thread doing
+# back-to-back ops as long as CascadeDB's mean op time (its run's wall
+# time per write; a writer is never idle, its delays being part of its
+# writes), no engine at all. An op lasts longer only when the thread lost
+# its CPU: a timer tick, an interrupt, the hypervisor.
+floor_tool = os.environ.get("FLOOR_TOOL")
+floor_seconds = os.environ.get("FLOOR_SECONDS", "3")
+floor_rows = ["fillseq", "fillrandom", "overwrite", "fillrandom-1KiB"]
+if floor_tool and "cascadedb" in engines:
+    import subprocess
+    lines = []
+    for row in floor_rows:
+        bs = runs.get(("cascadedb", row), [])
+        us = median([b.get("micros_per_op") for b in bs])
+        if not us:
+            continue
+        r = subprocess.run([floor_tool, "--seconds=" + floor_seconds,
+                            "%.2f" % us],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            lines.append("%s: latency_floor failed: %s" %
+                         (row, r.stderr.strip()))
+            continue
+        lines.append("%-16s CascadeDB p99.9 %.1f us; floor %s" % (
+            row, median([b["latency_us"]["p99.9"] for b in bs]),
+            r.stdout.strip()))
+    if lines:
+        print("Machine floor (benchmarks/latency_floor: one busy thread, no "
+              "engine, %s s of ops as long" % floor_seconds)
+        print("as CascadeDB's mean op time; its tail is the machine's alone):")
+        for line in lines:
+            print("  " + line)
+        print()
 if n > 1:
     print("Each figure is the median of %d rounds (engines took turns within "
           "a round);" % n)

@@ -263,5 +263,21 @@ uint64_t LongestCommonGap(const std::vector<const LatencyRecorder*>& recs,
   return longest;
 }
 
+LatencyHistogram MeasureLatencyFloor(uint64_t op_nanos,
+                                     uint64_t duration_nanos) {
+  LatencyHistogram hist;
+  const uint64_t end = NowNanos() + duration_nanos;
+  uint64_t start = NowNanos();
+  do {
+    uint64_t now;
+    do {
+      now = NowNanos();
+    } while (now - start < op_nanos);
+    hist.Add(now - start);
+    start = NowNanos();
+  } while (start < end);
+  return hist;
+}
+
 }  // namespace db_bench
 }  // namespace cascadedb

@@ -194,6 +194,17 @@ class LatencyRecorder {
   bool gaps_truncated_ = false;
 };
 
+// The latency the machine alone gives a busy thread: back-to-back ops,
+// each a spin on the clock until op_nanos have passed, for duration_nanos
+// (at least one op). An op takes longer than op_nanos only when its thread
+// lost the CPU meanwhile: a timer tick, an interrupt, another thread, or
+// the hypervisor. On the 2-vCPU guest this project is measured on, a tick
+// takes 50-115 us every 4 ms, so a writer busy at ~7 us a write has more
+// than 0.1% of its writes over 50 us whatever the engine does
+// (benchmarks/latency_floor, docs/performance.md, "The machine's floor").
+LatencyHistogram MeasureLatencyFloor(uint64_t op_nanos,
+                                     uint64_t duration_nanos);
+
 // The longest interval inside [run_begin, run_end) in which no recorder
 // completed an op: the intersection of all recorders' gaps. Exact when it
 // is at least LatencyRecorder::kGapThresholdNanos long; otherwise

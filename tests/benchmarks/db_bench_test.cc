@@ -45,6 +45,9 @@
 #ifndef CASCADEDB_DB_BENCH_PATH
 #error "CASCADEDB_DB_BENCH_PATH must name the db_bench binary"
 #endif
+#ifndef CASCADEDB_LATENCY_FLOOR_PATH
+#error "CASCADEDB_LATENCY_FLOOR_PATH must name the latency_floor binary"
+#endif
 
 namespace cascadedb {
 namespace db_bench {
@@ -103,6 +106,27 @@ TEST(LatencyHistogramTest, MergeAddsCounts) {
   EXPECT_EQ(10u, a.MinNanos());
   EXPECT_EQ(7000u, a.MaxNanos());
   EXPECT_EQ(12010u, a.SumNanos());
+}
+
+TEST(LatencyFloorTest, EveryOpTakesAtLeastItsTimeAndTheRunItsDuration) {
+  const uint64_t start = NowNanos();
+  const LatencyHistogram h = MeasureLatencyFloor(/*op_nanos=*/20 * 1000,
+                                                 /*duration_nanos=*/30000000);
+  const uint64_t took = NowNanos() - start;
+  EXPECT_GE(took, 30000000u);
+  // 30 ms of 20 us ops: at most 1500, and well over a few unless the
+  // thread lost its CPU for most of the run.
+  EXPECT_LE(h.Count(), 1500u);
+  EXPECT_GE(h.Count(), 10u);
+  EXPECT_GE(h.MinNanos(), 20u * 1000);
+  EXPECT_LE(h.SumNanos(), took);
+}
+
+TEST(LatencyFloorTest, AnOpLongerThanTheDurationStillRunsOnce) {
+  const LatencyHistogram h = MeasureLatencyFloor(/*op_nanos=*/2000000,
+                                                 /*duration_nanos=*/1);
+  EXPECT_EQ(1u, h.Count());
+  EXPECT_GE(h.MinNanos(), 2000000u);
 }
 
 // ---------------------------------------------------------------- recorder
@@ -740,10 +764,22 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
       std::string("bash ") + CASCADEDB_SOURCE_DIR + "/benchmarks/compare.sh";
   const RunResult r =
       RunCommand(dir, script + " --db_bench " + CASCADEDB_DB_BENCH_PATH +
-                          " --engines cascadedb --num 2000 --rounds 2 --out " +
-                          dir.File("cmp"));
+                          " --engines cascadedb --num 2000 --rounds 2" +
+                          " --floor_seconds 0.05 --out " + dir.File("cmp"));
   ASSERT_EQ(0, r.exit_code) << r.err;
   EXPECT_NE(std::string::npos, r.out.find("median of 2 rounds")) << r.out;
+  // latency_floor, beside db_bench, ran under each write workload.
+  EXPECT_NE(std::string::npos, r.out.find("Machine floor")) << r.out;
+  for (const char* row :
+       {"  fillrandom ", "  overwrite ", "  fillrandom-1KiB "}) {
+    bool found = false;
+    for (const std::string& line : Lines(r.out)) {
+      found |= line.rfind(row, 0) == 0 &&
+               line.find("; floor op ") != std::string::npos &&
+               line.find("p99.9 ") != std::string::npos;
+    }
+    EXPECT_TRUE(found) << row << " in " << r.out;
+  }
   EXPECT_NE(std::string::npos, r.out.find("cpuw %")) << r.out;
   bool fillseq_row = false;
   for (const std::string& line : Lines(r.out)) {
@@ -791,6 +827,41 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
   const std::vector<std::string> lines = Lines(bad.err);
   ASSERT_EQ(1u, lines.size()) << bad.err;
   EXPECT_NE(std::string::npos, lines[0].find("--rounds")) << lines[0];
+  const RunResult bad_floor = RunCommand(dir, script + " --floor_seconds x");
+  EXPECT_EQ(2, bad_floor.exit_code);
+  const std::vector<std::string> floor_lines = Lines(bad_floor.err);
+  ASSERT_EQ(1u, floor_lines.size()) << bad_floor.err;
+  EXPECT_NE(std::string::npos, floor_lines[0].find("--floor_seconds"))
+      << floor_lines[0];
+}
+
+TEST(LatencyFloorToolTest, ReportsALinePerOpTime) {
+  test::TempDir dir;
+  const RunResult r = RunCommand(
+      dir, std::string(CASCADEDB_LATENCY_FLOOR_PATH) + " --seconds=0.05 3 20");
+  ASSERT_EQ(0, r.exit_code) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(2u, lines.size()) << r.out;
+  EXPECT_EQ(0u, lines[0].find("op 3.0 us: ")) << lines[0];
+  EXPECT_EQ(0u, lines[1].find("op 20.0 us: ")) << lines[1];
+  for (const std::string& line : lines) {
+    EXPECT_NE(std::string::npos, line.find("over 50 us ")) << line;
+    EXPECT_NE(std::string::npos, line.find("p99.9 ")) << line;
+  }
+}
+
+TEST(LatencyFloorToolTest, BadArgumentsGetOneLineAndExitTwo) {
+  test::TempDir dir;
+  const std::string tool(CASCADEDB_LATENCY_FLOOR_PATH);
+  for (const char* args :
+       {"", "abc", "-3", "0", "--seconds=0 5", "--seconds=x 5", "--nosuch 5"}) {
+    const RunResult r = RunCommand(dir, tool + " " + args);
+    EXPECT_EQ(2, r.exit_code) << args;
+    const std::vector<std::string> lines = Lines(r.err);
+    ASSERT_EQ(2u, lines.size()) << args << ": " << r.err;  // error, usage
+    EXPECT_EQ(0u, lines[0].find("latency_floor: ")) << lines[0];
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+  }
 }
 
 TEST(DbBenchTest, HelpListsOwnFlagsAndExitsZero) {
