@@ -249,10 +249,10 @@ if stolen:
 # writes), no engine at all. An op lasts longer only when the thread lost
 # its CPU: a timer tick, an interrupt, the hypervisor.
 floor_tool = os.environ.get("FLOOR_TOOL")
-floor_seconds = os.environ.get("FLOOR_SECONDS", "3")
 floor_rows = ["fillseq", "fillrandom", "overwrite", "fillrandom-1KiB"]
 if floor_tool and "cascadedb" in engines:
     import subprocess
+    floor_seconds = os.environ["FLOOR_SECONDS"]  # set with FLOOR_TOOL
     lines = []
     for row in floor_rows:
         bs = runs.get(("cascadedb", row), [])

@@ -201,7 +201,8 @@ class LatencyRecorder {
 // the hypervisor. On the 2-vCPU guest this project is measured on, a tick
 // takes 50-115 us every 4 ms, so a writer busy at ~7 us a write has more
 // than 0.1% of its writes over 50 us whatever the engine does
-// (benchmarks/latency_floor, docs/performance.md, "The machine's floor").
+// (benchmarks/latency_floor; docs/performance.md, "The machine's floor
+// under write tails").
 LatencyHistogram MeasureLatencyFloor(uint64_t op_nanos,
                                      uint64_t duration_nanos);
 
