@@ -15,7 +15,11 @@
 # fillrandom with 1 KiB values on --num/5 keys ("fillrandom-1KiB").
 # readseq, a single pass of about a second whose speed on this kind of
 # machine moves by a third from one pass to the next, runs three times in
-# a row on every engine; the table has the median pass.
+# a row on every engine; the table has the median pass. It then runs again
+# with the engines taking turns a pass at a time ("readseq-alternated",
+# the median of --readseq_turns passes), so that the engines' passes are
+# seconds apart instead of minutes. seekrandom and readwhilewriting follow
+# on the same DB, reopened.
 #
 # Usage: benchmarks/compare.sh [options] [-- extra db_bench flags]
 #   --db_bench PATH   the binary (default build/release/benchmarks/db_bench)
@@ -32,6 +36,8 @@
 #   --out DIR         keep reports here (default: a new mktemp -d)
 #   --floor_seconds S how long latency_floor runs per write workload
 #                     (default 3; 0: not at all)
+#   --readseq_turns N readseq passes per engine, taken in turns (default
+#                     3; 0: none, and no readseq-alternated row)
 #
 # Debian's RocksDB is built with assertions enabled and runs well below a
 # release build: a lead over its figures is not a lead over RocksDB.
@@ -44,6 +50,7 @@ matched=0
 engines=""
 rounds=1
 floor_seconds=3
+alt_passes=3
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -59,8 +66,9 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --floor_seconds) floor_seconds=$2; shift 2 ;;
+    --readseq_turns) alt_passes=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -71,6 +79,11 @@ fi
 if ! [[ "$floor_seconds" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
   echo "compare.sh: --floor_seconds must be a number of seconds, not" \
     "'$floor_seconds'" >&2
+  exit 2
+fi
+if ! [[ "$alt_passes" =~ ^[0-9]+$ ]]; then
+  echo "compare.sh: --readseq_turns must be a number of passes, not" \
+    "'$alt_passes'" >&2
   exit 2
 fi
 if [[ ! -x "$db_bench" ]]; then
@@ -117,12 +130,37 @@ for ((r = 1; r <= rounds; r++)); do
   [[ $rounds -gt 1 ]] && dir=$out/round$r
   mkdir -p "$dir"
   round_dirs+=("$dir")
+  # Each engine's 100-byte set runs in two processes on its own DB, with
+  # the alternated readseq passes between them (below).
   for e in "${engine_list[@]}"; do
     echo "compare: round $r/$rounds: $e ..." >&2
     "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-100B" \
-      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readseq,readseq,seekrandom,readwhilewriting \
+      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readseq,readseq \
       --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
       >"$dir/$e-100B.txt"
+  done
+  # readseq again, the engines taking turns a pass at a time, so that
+  # every engine's passes fall in the same phases of the machine (the
+  # passes above are a minute or more apart from one engine to the next).
+  # Each process reopens the DB left by readrandom and readseq and makes a
+  # first pass to load the tables and map their pages, as the run above
+  # had; its second pass is the one counted.
+  for ((k = 1; k <= alt_passes; k++)); do
+    for e in "${engine_list[@]}"; do
+      echo "compare: round $r/$rounds: readseq pass $k/$alt_passes: $e" >&2
+      "$db_bench" --engine="$e" --db="$dir/db-$e" --use_existing_db=1 \
+        --report_dir="$dir/$e-readseq$k" --benchmarks=readseq,readseq \
+        --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
+        >"$dir/$e-readseq$k.txt"
+    done
+  done
+  for e in "${engine_list[@]}"; do
+    echo "compare: round $r/$rounds: $e, the rest ..." >&2
+    "$db_bench" --engine="$e" --db="$dir/db-$e" --use_existing_db=1 \
+      --report_dir="$dir/$e-100B-2" --benchmarks=seekrandom,readwhilewriting \
+      --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
+      >"$dir/$e-100B-2.txt"
+    rm -rf "$dir/db-$e"
     "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-1KiB" \
       --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
       "${common[@]}" "${extra[@]}" >"$dir/$e-1KiB.txt"
@@ -134,25 +172,34 @@ done
 floor_tool=$(dirname "$db_bench")/latency_floor
 [[ -x "$floor_tool" ]] || floor_tool=""
 [[ "$floor_seconds" =~ ^0*(\.0*)?$ ]] && floor_tool=""
-FLOOR_TOOL=$floor_tool FLOOR_SECONDS=$floor_seconds python3 - "$out" "${#round_dirs[@]}" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
+FLOOR_TOOL=$floor_tool FLOOR_SECONDS=$floor_seconds python3 - "$out" "${#round_dirs[@]}" "$alt_passes" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
 import json, os, statistics, sys
 
-out, n = sys.argv[1], int(sys.argv[2])
-round_dirs, engines = sys.argv[3:3 + n], sys.argv[3 + n:]
+out, n, alt_passes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+round_dirs, engines = sys.argv[4:4 + n], sys.argv[4 + n:]
 rows = ["fillseq", "fillrandom", "overwrite", "readrandom", "readseq",
-        "seekrandom", "readwhilewriting", "fillrandom-1KiB"]
+        "readseq-alternated", "seekrandom", "readwhilewriting",
+        "fillrandom-1KiB"]
+
+def benchmarks(d, e, report):
+    path = os.path.join(d, "%s-%s" % (e, report), "summary.json")
+    with open(path) as f:
+        return [b for b in json.load(f)["benchmarks"] if not b.get("skipped")]
+
 runs = {}  # (engine, row) -> [benchmark dict of each round]
 for d in round_dirs:
     for e in engines:
         passes = {}  # row -> this round's runs of it (readseq runs thrice)
-        for suffix in ("100B", "1KiB"):
-            with open(os.path.join(d, "%s-%s" % (e, suffix),
-                                   "summary.json")) as f:
-                for b in json.load(f)["benchmarks"]:
-                    if b.get("skipped"):
-                        continue
-                    name = b["name"] + ("-1KiB" if suffix == "1KiB" else "")
-                    passes.setdefault(name, []).append(b)
+        for report in ("100B", "100B-2", "1KiB"):
+            for b in benchmarks(d, e, report):
+                name = b["name"] + ("-1KiB" if report == "1KiB" else "")
+                passes.setdefault(name, []).append(b)
+        # The passes taken in turns: each process's last (its first loaded
+        # the tables).
+        for k in range(1, alt_passes + 1):
+            bs = benchmarks(d, e, "readseq%d" % k)
+            if bs:
+                passes.setdefault("readseq-alternated", []).append(bs[-1])
         for name, bs in passes.items():
             # The median pass by ops/s, its other figures with it.
             bs.sort(key=lambda b: b["ops_per_sec"])
@@ -193,6 +240,8 @@ if compared:
     if n > 1:
         head += " %13s" % "round spread"
 print(head)
+if alt_passes == 0:
+    rows.remove("readseq-alternated")
 for row in rows:
     line = "%-18s" % row
     for e in engines:
@@ -284,6 +333,10 @@ print("ops/s: higher is better; '>1ms %': share of the benchmark's op time "
       "spent in ops slower than 1 ms;")
 print("'cpuw %': share of the benchmark threads' time spent runnable but "
       "waiting for a CPU;")
+if alt_passes > 0:
+    print("readseq-alternated: the median of %d readseq passes per engine "
+          "taken in turns, a pass" % alt_passes)
+    print("at a time (readseq: three passes in a row in each engine's run).")
 print("'vs best peer': CascadeDB ops/s / the best of %s." %
       (", ".join(peers) or "none"))
 if "rocksdb" in engines:
