@@ -803,8 +803,9 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
       if (line.rfind("readseq ", 0) != 0) continue;
       const size_t at = line.find(" micros/op ");
       EXPECT_NE(std::string::npos, at) << line;
-      if (at != std::string::npos)
+      if (at != std::string::npos) {
         passes.push_back(std::stod(line.substr(at + 11)));
+      }
     }
     return passes;
   };
@@ -840,11 +841,13 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
     }
     EXPECT_TRUE(found) << row << " in " << r.out;
   }
-  // seekrandom and readwhilewriting ran on the reopened DB.
+  // seekrandom and readwhilewriting ran on the reopened DB, every figure
+  // there (the CPU wait too, where the kernel keeps it).
   for (const char* row : {"seekrandom ", "readwhilewriting "}) {
     bool found = false;
     for (const std::string& line : Lines(r.out)) {
-      found |= line.rfind(row, 0) == 0 && line.find("n/a") == std::string::npos;
+      found |= line.rfind(row, 0) == 0 &&
+               (line.find("n/a") == std::string::npos || !ReadThreadSched());
     }
     EXPECT_TRUE(found) << row << " in " << r.out;
   }
