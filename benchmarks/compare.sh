@@ -50,7 +50,7 @@ matched=0
 engines=""
 rounds=1
 floor_seconds=3
-alt_passes=3
+readseq_turns=3
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -66,7 +66,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --floor_seconds) floor_seconds=$2; shift 2 ;;
-    --readseq_turns) alt_passes=$2; shift 2 ;;
+    --readseq_turns) readseq_turns=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -81,9 +81,9 @@ if ! [[ "$floor_seconds" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
     "'$floor_seconds'" >&2
   exit 2
 fi
-if ! [[ "$alt_passes" =~ ^[0-9]+$ ]]; then
+if ! [[ "$readseq_turns" =~ ^[0-9]+$ ]]; then
   echo "compare.sh: --readseq_turns must be a number of passes, not" \
-    "'$alt_passes'" >&2
+    "'$readseq_turns'" >&2
   exit 2
 fi
 if [[ ! -x "$db_bench" ]]; then
@@ -122,6 +122,17 @@ if [[ "$engines" != *leveldb* && "$engines" != *rocksdb* ]]; then
     "CascadeDB will run. For the peers: CASCADEDB_WITH_PEERS=1" \
     "scripts/install-deps.sh, then reconfigure and rebuild db_bench." >&2
 fi
+# One db_bench run on engine $1's DB, the 100-byte workloads' flags
+# given, its report in $dir/$1-$2 and its output in $dir/$1-$2.txt; the
+# other arguments are db_bench flags (before the extra ones).
+run_100b() {
+  local e=$1 report=$2
+  shift 2
+  "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-$report" \
+    --num="$num" --value_size=100 "${common[@]}" "$@" "${extra[@]}" \
+    >"$dir/$e-$report.txt"
+}
+
 # One round's reports go to $out (a single round, as before --rounds) or
 # to $out/round<r>.
 round_dirs=()
@@ -131,13 +142,11 @@ for ((r = 1; r <= rounds; r++)); do
   mkdir -p "$dir"
   round_dirs+=("$dir")
   # Each engine's 100-byte set runs in two processes on its own DB, with
-  # the alternated readseq passes between them (below).
+  # the readseq turns between them (below).
   for e in "${engine_list[@]}"; do
     echo "compare: round $r/$rounds: $e ..." >&2
-    "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-100B" \
-      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readseq,readseq \
-      --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
-      >"$dir/$e-100B.txt"
+    run_100b "$e" 100B \
+      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readseq,readseq
   done
   # readseq again, the engines taking turns a pass at a time, so that
   # every engine's passes fall in the same phases of the machine (the
@@ -145,21 +154,16 @@ for ((r = 1; r <= rounds; r++)); do
   # Each process reopens the DB left by readrandom and readseq and makes a
   # first pass to load the tables and map their pages, as the run above
   # had; its second pass is the one counted.
-  for ((k = 1; k <= alt_passes; k++)); do
+  for ((k = 1; k <= readseq_turns; k++)); do
     for e in "${engine_list[@]}"; do
-      echo "compare: round $r/$rounds: readseq pass $k/$alt_passes: $e" >&2
-      "$db_bench" --engine="$e" --db="$dir/db-$e" --use_existing_db=1 \
-        --report_dir="$dir/$e-readseq$k" --benchmarks=readseq,readseq \
-        --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
-        >"$dir/$e-readseq$k.txt"
+      echo "compare: round $r/$rounds: readseq turn $k/$readseq_turns: $e" >&2
+      run_100b "$e" "readseq$k" --use_existing_db=1 --benchmarks=readseq,readseq
     done
   done
   for e in "${engine_list[@]}"; do
     echo "compare: round $r/$rounds: $e, the rest ..." >&2
-    "$db_bench" --engine="$e" --db="$dir/db-$e" --use_existing_db=1 \
-      --report_dir="$dir/$e-100B-2" --benchmarks=seekrandom,readwhilewriting \
-      --num="$num" --value_size=100 "${common[@]}" "${extra[@]}" \
-      >"$dir/$e-100B-2.txt"
+    run_100b "$e" 100B-2 --use_existing_db=1 \
+      --benchmarks=seekrandom,readwhilewriting
     rm -rf "$dir/db-$e"
     "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-1KiB" \
       --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
@@ -172,10 +176,10 @@ done
 floor_tool=$(dirname "$db_bench")/latency_floor
 [[ -x "$floor_tool" ]] || floor_tool=""
 [[ "$floor_seconds" =~ ^0*(\.0*)?$ ]] && floor_tool=""
-FLOOR_TOOL=$floor_tool FLOOR_SECONDS=$floor_seconds python3 - "$out" "${#round_dirs[@]}" "$alt_passes" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
+FLOOR_TOOL=$floor_tool FLOOR_SECONDS=$floor_seconds python3 - "$out" "${#round_dirs[@]}" "$readseq_turns" "${round_dirs[@]}" "${engine_list[@]}" <<'EOF'
 import json, os, statistics, sys
 
-out, n, alt_passes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, n, readseq_turns = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 round_dirs, engines = sys.argv[4:4 + n], sys.argv[4 + n:]
 rows = ["fillseq", "fillrandom", "overwrite", "readrandom", "readseq",
         "readseq-alternated", "seekrandom", "readwhilewriting",
@@ -196,7 +200,7 @@ for d in round_dirs:
                 passes.setdefault(name, []).append(b)
         # The passes taken in turns: each process's last (its first loaded
         # the tables).
-        for k in range(1, alt_passes + 1):
+        for k in range(1, readseq_turns + 1):
             bs = benchmarks(d, e, "readseq%d" % k)
             if bs:
                 passes.setdefault("readseq-alternated", []).append(bs[-1])
@@ -240,7 +244,7 @@ if compared:
     if n > 1:
         head += " %13s" % "round spread"
 print(head)
-if alt_passes == 0:
+if readseq_turns == 0:
     rows.remove("readseq-alternated")
 for row in rows:
     line = "%-18s" % row
@@ -333,9 +337,9 @@ print("ops/s: higher is better; '>1ms %': share of the benchmark's op time "
       "spent in ops slower than 1 ms;")
 print("'cpuw %': share of the benchmark threads' time spent runnable but "
       "waiting for a CPU;")
-if alt_passes > 0:
+if readseq_turns > 0:
     print("readseq-alternated: the median of %d readseq passes per engine "
-          "taken in turns, a pass" % alt_passes)
+          "taken in turns, a pass" % readseq_turns)
     print("at a time (readseq: three passes in a row in each engine's run).")
 print("'vs best peer': CascadeDB ops/s / the best of %s." %
       (", ".join(peers) or "none"))

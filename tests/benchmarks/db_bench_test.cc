@@ -28,6 +28,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "benchmarks/db_bench/engine.h"
@@ -852,23 +853,17 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
     EXPECT_TRUE(found) << row << " in " << r.out;
   }
 
-  const RunResult bad = RunCommand(dir, script + " --rounds 0");
-  EXPECT_EQ(2, bad.exit_code);
-  const std::vector<std::string> lines = Lines(bad.err);
-  ASSERT_EQ(1u, lines.size()) << bad.err;
-  EXPECT_NE(std::string::npos, lines[0].find("--rounds")) << lines[0];
-  const RunResult bad_floor = RunCommand(dir, script + " --floor_seconds x");
-  EXPECT_EQ(2, bad_floor.exit_code);
-  const std::vector<std::string> floor_lines = Lines(bad_floor.err);
-  ASSERT_EQ(1u, floor_lines.size()) << bad_floor.err;
-  EXPECT_NE(std::string::npos, floor_lines[0].find("--floor_seconds"))
-      << floor_lines[0];
-  const RunResult bad_turns = RunCommand(dir, script + " --readseq_turns -1");
-  EXPECT_EQ(2, bad_turns.exit_code);
-  const std::vector<std::string> turns_lines = Lines(bad_turns.err);
-  ASSERT_EQ(1u, turns_lines.size()) << bad_turns.err;
-  EXPECT_NE(std::string::npos, turns_lines[0].find("--readseq_turns"))
-      << turns_lines[0];
+  // A bad value gets one error line naming its flag, and exit code 2.
+  for (const auto& [args, flag] :
+       {std::pair<const char*, const char*>{" --rounds 0", "--rounds"},
+        {" --floor_seconds x", "--floor_seconds"},
+        {" --readseq_turns -1", "--readseq_turns"}}) {
+    const RunResult bad = RunCommand(dir, script + args);
+    EXPECT_EQ(2, bad.exit_code) << args;
+    const std::vector<std::string> lines = Lines(bad.err);
+    ASSERT_EQ(1u, lines.size()) << args << ": " << bad.err;
+    EXPECT_NE(std::string::npos, lines[0].find(flag)) << lines[0];
+  }
 }
 
 TEST(LatencyFloorToolTest, ReportsALinePerOpTime) {
