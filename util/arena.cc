@@ -52,8 +52,17 @@ bool MappedForHugePages(size_t bytes) {
 
 // ---------------------------------------------------------------- blocks
 
-char* Arena::NewBlock(size_t bytes) {
+char* Arena::NewBlock(size_t bytes, bool small_pages) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (MappedForHugePages(bytes) && small_pages) {
+    // Mapped all the same (DeleteBlock unmaps it), but kept out of huge
+    // pages even where they are on for every mapping.
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, bytes, MADV_NOHUGEPAGE);
+    return static_cast<char*>(p);
+  }
   if (MappedForHugePages(bytes)) {
     // Map a huge page more than asked and trim both ends, so the block
     // starts on a huge page boundary (what the kernel needs to back it
@@ -75,6 +84,8 @@ char* Arena::NewBlock(size_t bytes) {
     ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
     return reinterpret_cast<char*>(aligned);
   }
+#else
+  (void)small_pages;
 #endif
   return new char[bytes];
 }
@@ -264,10 +275,16 @@ char* Arena::AllocateNewBlock(size_t block_bytes) {
     // to yet (a DB opened and not written since; a read-only DB's
     // memtables have no pool): it asks for no blocks ahead yet, and its
     // memtable asks at its first write, through PrepareAhead.
-    if (pool_ != nullptr) {
+    if (pool_ == nullptr) {
+      block = NewBlock(block_bytes);
+    } else {
       block = pool_->Take(/*prepare_more=*/!blocks_.empty());
+      // The pool ran dry, and this (the writer's) thread faults the block
+      // in. In small pages, a page at a time as it fills the block: on a
+      // VM a huge page the host has taken back costs 6-10 ms to fault in,
+      // all in one write (docs/design/20261128-huge-page-memtables.md).
+      if (block == nullptr) block = NewBlock(block_bytes, /*small_pages=*/true);
     }
-    if (block == nullptr) block = NewBlock(block_bytes);
     blocks_.push_back(block);
   } else {
     block = new char[block_bytes];

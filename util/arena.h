@@ -23,9 +23,10 @@
 // Linux, advised into transparent huge pages (MADV_HUGEPAGE): a memtable's
 // keys sit in insertion order, so a search or a scan touches a page per
 // key, and with 4 KiB pages a large memtable misses the TLB on most of
-// them. Faulting a huge page in costs 0.3-2 ms at once, which is why the
-// pool prepares blocks ahead of the writer (docs/design/
-// 20261128-huge-page-memtables.md).
+// them. Faulting a huge page in costs 0.3-2 ms at once (6-10 ms on a VM
+// whose host has taken the memory back), which is why the pool prepares
+// blocks ahead of the writer, and why a block the pool cannot supply gets
+// small pages (docs/design/20261128-huge-page-memtables.md).
 //
 // Thread safety: Arena is not thread-safe for allocation (one writer at a
 // time, e.g. under the memtable's write serialization); MemoryUsage() may
@@ -174,8 +175,11 @@ class Arena {
 
   // A block of `bytes` bytes, as the arena and its pool allocate them (see
   // the file comment: huge-page aligned when bytes is a multiple of
-  // kHugePageSize), and its release. Throws std::bad_alloc as new does.
-  static char* NewBlock(size_t bytes);
+  // kHugePageSize), and its release. With small_pages such a block is
+  // mapped as well but advised out of huge pages (MADV_NOHUGEPAGE): the
+  // arena's own blocks when its pool has none ready, which its writer
+  // faults in. Throws std::bad_alloc as new does.
+  static char* NewBlock(size_t bytes, bool small_pages = false);
   static void DeleteBlock(char* block, size_t bytes);
 
   // The transparent huge page size the arena aligns its blocks to.

@@ -544,6 +544,43 @@ TEST(ArenaTest, HugePageSizedBlocksAreAdvisedIntoHugePages) {
   EXPECT_EQ(std::string::npos, VmFlagsOf(small).find(" hg"));
   Arena::DeleteBlock(small, 64 << 10);
 }
+
+// A block the pool has none ready for is faulted in by the arena's own (the
+// writer's) thread, so it gets small pages; the blocks the pool prepared
+// ahead stay huge.
+TEST(ArenaBlockPoolTest, BlocksThePoolHasNoneReadyForGetSmallPages) {
+  constexpr size_t kHuge = Arena::kHugePageSize;
+  {
+    char* probe = Arena::NewBlock(kHuge);
+    const bool advised = VmFlagsOf(probe).find(" hg") != std::string::npos;
+    Arena::DeleteBlock(probe, kHuge);
+    if (!advised) GTEST_SKIP() << "no transparent huge pages here";
+  }
+  auto pool = std::make_shared<ArenaBlockPool>(kHuge, 4 * kHuge,
+                                               /*prepare_ahead=*/1);
+  Arena arena(kHuge, pool);
+  // Fills the current block and returns the first byte of the next one.
+  auto next_block = [&arena] {
+    char* p = nullptr;
+    for (int i = 0; i < 4; i++) p = arena.AllocateAligned(kHuge / 4);
+    return p;
+  };
+  char* first = arena.AllocateAligned(64);  // the pool is empty
+  std::string flags = VmFlagsOf(first);
+  EXPECT_NE(std::string::npos, flags.find(" nh")) << flags;
+  EXPECT_EQ(std::string::npos, flags.find(" hg")) << flags;
+  char* second = next_block();  // still empty: this Take asks for one
+  flags = VmFlagsOf(second);
+  EXPECT_NE(std::string::npos, flags.find(" nh")) << flags;
+  WritersHelper()->WaitForJobs();
+  ASSERT_EQ(1u, pool->PreparedBlocks());
+  char* third = next_block();  // the prepared one
+  flags = VmFlagsOf(third);
+  EXPECT_NE(std::string::npos, flags.find(" hg")) << flags;
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(third) % kHuge);
+  memset(third, 0x5a, kHuge / 4);
+  WritersHelper()->WaitForJobs();
+}
 #endif
 
 }  // namespace cascadedb
