@@ -19,7 +19,15 @@
 # with the engines taking turns a pass at a time ("readseq-alternated",
 # the median of --readseq_turns passes), so that the engines' passes are
 # seconds apart instead of minutes. seekrandom and readwhilewriting follow
-# on the same DB, reopened.
+# on the same DB, reopened. fillseq runs in a process of its own, on a DB
+# deleted before the next process starts.
+#
+# On a VM that hands free memory back to its host (Linux's free page
+# reporting, as on Firecracker guests), each db_bench process starts only
+# once the guest has reported no memory for 3 s: the memory a run frees
+# (its process's, its deleted DB's page cache) is reported in passes every
+# 2 s for many seconds after, and a pass stalls the threads then running
+# for up to ~30 ms (docs/performance.md, "Memory the host has taken back").
 #
 # Usage: benchmarks/compare.sh [options] [-- extra db_bench flags]
 #   --db_bench PATH   the binary (default build/release/benchmarks/db_bench)
@@ -38,6 +46,9 @@
 #                     (default 3; 0: not at all)
 #   --readseq_turns N readseq passes per engine, taken in turns (default
 #                     3; 0: none, and no readseq-alternated row)
+#   --settle_seconds S the longest wait for the guest's free page
+#                     reporting to go quiet before a run (default 60; 0:
+#                     no wait)
 #
 # Debian's RocksDB is built with assertions enabled and runs well below a
 # release build: a lead over its figures is not a lead over RocksDB.
@@ -51,6 +62,7 @@ engines=""
 rounds=1
 floor_seconds=3
 readseq_turns=3
+settle_seconds=60
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -67,8 +79,9 @@ while [[ $# -gt 0 ]]; do
     --out) out=$2; shift 2 ;;
     --floor_seconds) floor_seconds=$2; shift 2 ;;
     --readseq_turns) readseq_turns=$2; shift 2 ;;
+    --settle_seconds) settle_seconds=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -86,6 +99,11 @@ if ! [[ "$readseq_turns" =~ ^[0-9]+$ ]]; then
     "'$readseq_turns'" >&2
   exit 2
 fi
+if ! [[ "$settle_seconds" =~ ^[0-9]+$ ]]; then
+  echo "compare.sh: --settle_seconds must be a whole number of seconds," \
+    "not '$settle_seconds'" >&2
+  exit 2
+fi
 if [[ ! -x "$db_bench" ]]; then
   echo "compare.sh: $db_bench not found; build it first (scripts/demo.sh" \
     "or cmake --build build/release --target db_bench)" >&2
@@ -93,6 +111,7 @@ if [[ ! -x "$db_bench" ]]; then
 fi
 out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/cascadedb-compare.XXXXXX")}
 mkdir -p "$out"
+rm -f "$out/settle.txt"
 
 if [[ -z "$engines" ]]; then
   for e in cascadedb leveldb rocksdb; do
@@ -122,12 +141,43 @@ if [[ "$engines" != *leveldb* && "$engines" != *rocksdb* ]]; then
     "CascadeDB will run. For the peers: CASCADEDB_WITH_PEERS=1" \
     "scripts/install-deps.sh, then reconfigure and rebuild db_bench." >&2
 fi
+# The KiB of free memory the guest has handed back to its host so far
+# (free page reporting); no such file where there is none. Tests point it
+# elsewhere.
+reported_kib=${CASCADEDB_REPORTED_KIB_FILE:-/sys/module/page_reporting/parameters/reported_kib}
+# Waits until the guest has reported no memory for 3 s (a pass comes every
+# 2 s while there is any to report), at most --settle_seconds, and logs
+# the wait to $out/settle.txt: its ms, "quiet" or "capped", the run ($1).
+settle() {
+  [[ -r "$reported_kib" && $settle_seconds -gt 0 ]] || return 0
+  local start now changed last cur verdict=quiet
+  start=$(date +%s%N)
+  changed=$start
+  last=$(<"$reported_kib")
+  while true; do
+    sleep 0.25
+    now=$(date +%s%N)
+    cur=$(<"$reported_kib")
+    if [[ "$cur" != "$last" ]]; then
+      last=$cur
+      changed=$now
+    fi
+    ((now - changed >= 3000000000)) && break
+    if ((now - start >= settle_seconds * 1000000000)); then
+      verdict=capped
+      break
+    fi
+  done
+  echo "$(((now - start) / 1000000)) $verdict $1" >>"$out/settle.txt"
+}
+
 # One db_bench run on engine $1's DB, the 100-byte workloads' flags
 # given, its report in $dir/$1-$2 and its output in $dir/$1-$2.txt; the
 # other arguments are db_bench flags (before the extra ones).
 run_100b() {
   local e=$1 report=$2
   shift 2
+  settle "$dir/$e-$report"
   "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-$report" \
     --num="$num" --value_size=100 "${common[@]}" "$@" "${extra[@]}" \
     >"$dir/$e-$report.txt"
@@ -141,12 +191,16 @@ for ((r = 1; r <= rounds; r++)); do
   [[ $rounds -gt 1 ]] && dir=$out/round$r
   mkdir -p "$dir"
   round_dirs+=("$dir")
-  # Each engine's 100-byte set runs in two processes on its own DB, with
-  # the readseq turns between them (below).
+  # Each engine's 100-byte set runs in three processes on its own DB,
+  # with the readseq turns between the last two (below). fillseq's DB is
+  # deleted before the next one starts, so that the guest has reported
+  # its memory first.
   for e in "${engine_list[@]}"; do
     echo "compare: round $r/$rounds: $e ..." >&2
+    run_100b "$e" fillseq --benchmarks=fillseq
+    rm -rf "$dir/db-$e"
     run_100b "$e" 100B \
-      --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readseq,readseq
+      --benchmarks=fillrandom,overwrite,readrandom,readseq,readseq,readseq
   done
   # readseq again, the engines taking turns a pass at a time, so that
   # every engine's passes fall in the same phases of the machine (the
@@ -165,6 +219,7 @@ for ((r = 1; r <= rounds; r++)); do
     run_100b "$e" 100B-2 --use_existing_db=1 \
       --benchmarks=seekrandom,readwhilewriting
     rm -rf "$dir/db-$e"
+    settle "$dir/$e-1KiB"
     "$db_bench" --engine="$e" --db="$dir/db-$e" --report_dir="$dir/$e-1KiB" \
       --benchmarks=fillrandom --num=$((num / 5)) --value_size=1024 \
       "${common[@]}" "${extra[@]}" >"$dir/$e-1KiB.txt"
@@ -194,7 +249,7 @@ runs = {}  # (engine, row) -> [benchmark dict of each round]
 for d in round_dirs:
     for e in engines:
         passes = {}  # row -> this round's runs of it (readseq runs thrice)
-        for report in ("100B", "100B-2", "1KiB"):
+        for report in ("fillseq", "100B", "100B-2", "1KiB"):
             for b in benchmarks(d, e, report):
                 name = b["name"] + ("-1KiB" if report == "1KiB" else "")
                 passes.setdefault(name, []).append(b)
@@ -329,6 +384,20 @@ if floor_tool and "cascadedb" in engines:
         for line in lines:
             print("  " + line)
         print()
+# The waits for the guest to stop handing memory back (settle()).
+settle_path = os.path.join(out, "settle.txt")
+if os.path.exists(settle_path):
+    with open(settle_path) as f:
+        waits = [line.split(" ", 2)[:2] for line in f if line.strip()]
+    ms = [int(w[0]) for w in waits]
+    capped = sum(1 for w in waits if w[1] == "capped")
+    print("Settled: before each of its %d runs, compare.sh waited until the "
+          "guest had handed" % len(waits))
+    print("no free memory back to its host for 3 s: %.0f s in all, the "
+          "longest %.1f s%s." % (sum(ms) / 1000, max(ms) / 1000,
+                                 "; %d waits cut at --settle_seconds" % capped
+                                 if capped else ""))
+    print()
 if n > 1:
     print("Each figure is the median of %d rounds (engines took turns within "
           "a round);" % n)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -616,6 +617,15 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
+// Replaces path's contents; false if it could not.
+bool WriteFile(const std::string& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::trunc);
+  out << contents;
+  return static_cast<bool>(out);
+}
+
+bool FileExists(const std::string& path) { return std::ifstream(path).good(); }
+
 // Runs the shell command cmd (no redirections of its own) with its output
 // captured in dir.
 RunResult RunCommand(const test::TempDir& dir, const std::string& cmd) {
@@ -767,8 +777,12 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
   const RunResult r =
       RunCommand(dir, script + " --db_bench " + CASCADEDB_DB_BENCH_PATH +
                           " --engines cascadedb --num 2000 --rounds 2" +
-                          " --floor_seconds 0.05 --out " + dir.File("cmp"));
+                          " --floor_seconds 0.05 --settle_seconds 0" +
+                          " --out " + dir.File("cmp"));
   ASSERT_EQ(0, r.exit_code) << r.err;
+  // No wait for the guest's free page reporting, and no word of one.
+  EXPECT_FALSE(FileExists(dir.File("cmp") + "/settle.txt"));
+  EXPECT_EQ(std::string::npos, r.out.find("Settled:")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("median of 2 rounds")) << r.out;
   // latency_floor, beside db_bench, ran under each write workload.
   EXPECT_NE(std::string::npos, r.out.find("Machine floor")) << r.out;
@@ -792,10 +806,12 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
   }
   EXPECT_TRUE(fillseq_row) << r.out;
   for (const char* round : {"round1", "round2"}) {
-    EXPECT_FALSE(
-        ReadFile(dir.File("cmp") + "/" + round + "/cascadedb-100B/summary.json")
-            .empty())
-        << round;
+    for (const char* report : {"fillseq", "100B"}) {
+      EXPECT_FALSE(ReadFile(dir.File("cmp") + "/" + round + "/cascadedb-" +
+                            report + "/summary.json")
+                       .empty())
+          << round << " " << report;
+    }
   }
   // The ops/s of the readseq passes in a db_bench output file.
   auto readseq_passes = [&](const std::string& file) {
@@ -857,13 +873,78 @@ TEST(CompareScriptTest, RoundsReportMediansAndBadRoundsExitTwo) {
   for (const auto& [args, flag] :
        {std::pair<const char*, const char*>{" --rounds 0", "--rounds"},
         {" --floor_seconds x", "--floor_seconds"},
-        {" --readseq_turns -1", "--readseq_turns"}}) {
+        {" --readseq_turns -1", "--readseq_turns"},
+        {" --settle_seconds 1.5", "--settle_seconds"}}) {
     const RunResult bad = RunCommand(dir, script + args);
     EXPECT_EQ(2, bad.exit_code) << args;
     const std::vector<std::string> lines = Lines(bad.err);
     ASSERT_EQ(1u, lines.size()) << args << ": " << bad.err;
     EXPECT_NE(std::string::npos, lines[0].find(flag)) << lines[0];
   }
+}
+
+// Before each db_bench process compare.sh waits until the guest's free page
+// reporting (the file of reported KiB, here a stand-in) has not moved for
+// 3 s, at most --settle_seconds.
+TEST(CompareScriptTest, EachRunWaitsForTheGuestToReportNoMemory) {
+  test::TempDir dir;
+  const std::string reported = dir.File("reported_kib");
+  ASSERT_TRUE(WriteFile(reported, "1000\n"));
+  const std::string script = "CASCADEDB_REPORTED_KIB_FILE=" + reported +
+                             " bash " + CASCADEDB_SOURCE_DIR +
+                             "/benchmarks/compare.sh --db_bench " +
+                             CASCADEDB_DB_BENCH_PATH +
+                             " --engines cascadedb --num 500 --floor_seconds 0"
+                             " --readseq_turns 0";
+  // Each line of settle.txt: the wait in ms, how it ended, the run.
+  auto waits = [&](const std::string& out) {
+    std::vector<std::pair<int, std::string>> result;
+    std::vector<std::string> runs;
+    for (const std::string& line : Lines(ReadFile(out + "/settle.txt"))) {
+      std::istringstream in(line);
+      int ms = -1;
+      std::string verdict, run;
+      in >> ms >> verdict >> run;
+      result.emplace_back(ms, verdict);
+      runs.push_back(run.substr(run.rfind('/') + 1));
+    }
+    EXPECT_EQ((std::vector<std::string>{"cascadedb-fillseq", "cascadedb-100B",
+                                        "cascadedb-100B-2", "cascadedb-1KiB"}),
+              runs);
+    return result;
+  };
+
+  // Nothing reported meanwhile: each run waits the 3 s, and no longer.
+  RunResult r = RunCommand(
+      dir, script + " --settle_seconds 30 --out " + dir.File("quiet"));
+  ASSERT_EQ(0, r.exit_code) << r.err;
+  for (const auto& [ms, verdict] : waits(dir.File("quiet"))) {
+    EXPECT_EQ("quiet", verdict);
+    EXPECT_GE(ms, 3000);
+    EXPECT_LT(ms, 20000);
+  }
+  EXPECT_NE(std::string::npos, r.out.find("Settled: before each of its 4 runs"))
+      << r.out;
+
+  // Memory reported all along: each wait is cut at --settle_seconds.
+  std::atomic<bool> stop{false};
+  std::thread reporter([&] {
+    for (int kib = 2000; !stop.load(); kib += 1000) {
+      WriteFile(reported, std::to_string(kib) + "\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  r = RunCommand(dir, script + " --settle_seconds 1 --out " + dir.File("busy"));
+  stop = true;
+  reporter.join();
+  ASSERT_EQ(0, r.exit_code) << r.err;
+  for (const auto& [ms, verdict] : waits(dir.File("busy"))) {
+    EXPECT_EQ("capped", verdict);
+    EXPECT_GE(ms, 1000);
+    EXPECT_LT(ms, 3000);
+  }
+  EXPECT_NE(std::string::npos, r.out.find("4 waits cut at --settle_seconds"))
+      << r.out;
 }
 
 TEST(LatencyFloorToolTest, ReportsALinePerOpTime) {
