@@ -896,33 +896,31 @@ TEST(CompareScriptTest, EachRunWaitsForTheGuestToReportNoMemory) {
                              CASCADEDB_DB_BENCH_PATH +
                              " --engines cascadedb --num 500 --floor_seconds 0"
                              " --readseq_turns 0";
-  // Each line of settle.txt: the wait in ms, how it ended, the run.
-  auto waits = [&](const std::string& out) {
-    std::vector<std::pair<int, std::string>> result;
+  // Each line of settle.txt (the wait in ms, how it ended, the run): one
+  // per run, each ended as `verdict` after [min_ms, max_ms).
+  auto check_waits = [&](const std::string& out, const std::string& verdict,
+                         int min_ms, int max_ms) {
     std::vector<std::string> runs;
     for (const std::string& line : Lines(ReadFile(out + "/settle.txt"))) {
       std::istringstream in(line);
       int ms = -1;
-      std::string verdict, run;
-      in >> ms >> verdict >> run;
-      result.emplace_back(ms, verdict);
+      std::string ended, run;
+      in >> ms >> ended >> run;
+      EXPECT_EQ(verdict, ended) << line;
+      EXPECT_GE(ms, min_ms) << line;
+      EXPECT_LT(ms, max_ms) << line;
       runs.push_back(run.substr(run.rfind('/') + 1));
     }
     EXPECT_EQ((std::vector<std::string>{"cascadedb-fillseq", "cascadedb-100B",
                                         "cascadedb-100B-2", "cascadedb-1KiB"}),
               runs);
-    return result;
   };
 
   // Nothing reported meanwhile: each run waits the 3 s, and no longer.
   RunResult r = RunCommand(
       dir, script + " --settle_seconds 30 --out " + dir.File("quiet"));
   ASSERT_EQ(0, r.exit_code) << r.err;
-  for (const auto& [ms, verdict] : waits(dir.File("quiet"))) {
-    EXPECT_EQ("quiet", verdict);
-    EXPECT_GE(ms, 3000);
-    EXPECT_LT(ms, 20000);
-  }
+  check_waits(dir.File("quiet"), "quiet", 3000, 20000);
   EXPECT_NE(std::string::npos, r.out.find("Settled: before each of its 4 runs"))
       << r.out;
 
@@ -938,11 +936,7 @@ TEST(CompareScriptTest, EachRunWaitsForTheGuestToReportNoMemory) {
   stop = true;
   reporter.join();
   ASSERT_EQ(0, r.exit_code) << r.err;
-  for (const auto& [ms, verdict] : waits(dir.File("busy"))) {
-    EXPECT_EQ("capped", verdict);
-    EXPECT_GE(ms, 1000);
-    EXPECT_LT(ms, 3000);
-  }
+  check_waits(dir.File("busy"), "capped", 1000, 3000);
   EXPECT_NE(std::string::npos, r.out.find("4 waits cut at --settle_seconds"))
       << r.out;
 }
