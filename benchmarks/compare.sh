@@ -7,8 +7,9 @@
 # and prints a table of ops/s, p99.9 latency and the share of time spent in
 # ops slower than 1 ms, with CascadeDB's ratio to the better peer, and under
 # it any run in which the hypervisor took CPU time from the machine (steal)
-# and, when benchmarks/latency_floor sits beside db_bench, the tail the
-# machine alone gives a busy thread at each write workload's mean op time.
+# or the guest handed free memory back to its host, and, when
+# benchmarks/latency_floor sits beside db_bench, the tail the machine alone
+# gives a busy thread at each write workload's mean op time.
 #
 # Workloads (issue 8): fillseq, fillrandom, overwrite, readrandom, readseq,
 # seekrandom, readwhilewriting with 16-byte keys and 100-byte values, then
@@ -350,6 +351,25 @@ if stolen:
     # Slow ops in these runs may be the host's doing, not the engine's.
     print("Hypervisor steal over 0.5% of the machine's CPU time: " +
           ", ".join(stolen))
+    print()
+def reported_mib(b):
+    # Free memory the guest handed back to its host during the benchmark
+    # (None where the kernel reports none).
+    m = b.get("machine") or {}
+    v = m.get("reported_to_host_bytes")
+    return None if v is None else v / 1048576
+
+handed_back = []
+for row in rows:
+    for e in engines:
+        mib = median([reported_mib(b) for b in runs.get((e, row), [])])
+        if mib:
+            handed_back.append("%s %s %.0f MiB" % (row, e, mib))
+if handed_back:
+    # Each reporting pass stalls the running threads (up to ~30 ms here):
+    # a slow op in these runs may be one.
+    print("Free memory handed back to the host during the run: " +
+          ", ".join(handed_back))
     print()
 # The machine's floor under the write workloads' tails: one thread doing
 # back-to-back ops as long as CascadeDB's mean op time (its run's wall

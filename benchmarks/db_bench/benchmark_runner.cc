@@ -164,6 +164,7 @@ void Runner::BeginFigures(ResourceFigures* res) {
   res->io_begin = ReadProcIo();
   res->threads_begin = ReadProcessThreads();
   res->machine_begin = ReadMachineCpu();
+  res->reported_begin = ReadReportedToHostBytes();
 }
 
 void Runner::EndFigures(ResourceFigures* res) {
@@ -172,6 +173,7 @@ void Runner::EndFigures(ResourceFigures* res) {
   res->io_end = ReadProcIo();
   res->threads_end = ReadProcessThreads();
   res->machine_end = ReadMachineCpu();
+  res->reported_end = ReadReportedToHostBytes();
   res->peak_rss = PeakRssBytes();
   res->end_rss_anon = CurrentRssAnonBytes();
   res->end_rss_file = CurrentRssFileBytes();

@@ -334,6 +334,7 @@ void ResourcesJson(Json* j, const ResourceFigures& res) {
     j->Key("cpus").Uint(static_cast<uint64_t>(res.machine_end->cpus));
     j->Key("steal_s").Number(*steal);
     j->Key("outside_process_s").Number(*OutsideProcessSeconds(res));
+    j->Key("reported_to_host_bytes").Opt(ReportedToHostBytes(res));
     j->End('}');
   } else {
     j->Key("machine").Null();
@@ -607,6 +608,12 @@ std::string CpuLine(const BenchResult& r) {
         Printf("; hypervisor steal %.3f s of %d CPUs (%.2f%% of their time)",
                *steal, cpus, share(*steal));
   }
+  // Where the guest hands free memory back to its host: each pass stalls
+  // the running threads, so a slow op may be one.
+  const std::optional<uint64_t> reported = ReportedToHostBytes(res);
+  if (reported) {
+    line += "; free memory handed back to the host " + MiB(*reported);
+  }
   return line;
 }
 
@@ -625,6 +632,13 @@ std::optional<double> OutsideProcessSeconds(const ResourceFigures& res) {
   return static_cast<double>(
              res.machine_end->OutsideProcessSince(*res.machine_begin)) /
          1e9;
+}
+
+std::optional<uint64_t> ReportedToHostBytes(const ResourceFigures& res) {
+  if (!res.reported_begin || !res.reported_end) return std::nullopt;
+  return *res.reported_end >= *res.reported_begin
+             ? *res.reported_end - *res.reported_begin
+             : 0;
 }
 
 WafFigures ComputeWaf(const ResourceFigures& res) {
@@ -841,7 +855,8 @@ Status ReportDir::Open(const std::string& dir,
     std::fprintf(f, ",stall_ms_%s", cause.c_str());
   }
   std::fprintf(f,
-               ",threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms\n");
+               ",threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms,"
+               "reported_to_host_mb\n");
   out->reset(new ReportDir(dir, f));
   return Status::OK();
 }
@@ -877,7 +892,8 @@ void ReportDir::AddRow(const TimelineRow& row) {
                                                  : Printf("%.3f", it->second));
   }
   line += "," + num(row.threads_cpu_ms) + "," + num(row.threads_cpu_wait_ms) +
-          "," + num(row.other_cpu_ms) + "," + num(row.steal_ms);
+          "," + num(row.other_cpu_ms) + "," + num(row.steal_ms) + "," +
+          num(row.reported_to_host_mb);
   std::fprintf(timeline_, "%s\n", line.c_str());
   std::fflush(timeline_);
 }

@@ -87,6 +87,10 @@ struct ResourceFigures {
   // The machine's CPU counters at the start and the end.
   std::optional<MachineCpu> machine_begin;
   std::optional<MachineCpu> machine_end;
+  // The free memory the machine had handed back to its host at the start
+  // and the end (ReadReportedToHostBytes).
+  std::optional<uint64_t> reported_begin;
+  std::optional<uint64_t> reported_end;
 };
 
 // Seconds of the machine's CPU time the hypervisor took between the two
@@ -96,6 +100,9 @@ std::optional<double> StealSeconds(const ResourceFigures& res);
 // kernel's threads, other processes) between the two snapshots; empty
 // where the kernel does not say.
 std::optional<double> OutsideProcessSeconds(const ResourceFigures& res);
+// Bytes of free memory the machine handed back to its host between the two
+// snapshots (0 if the counter went back); empty where it reports none.
+std::optional<uint64_t> ReportedToHostBytes(const ResourceFigures& res);
 
 struct BenchResult {
   std::string name;

@@ -162,6 +162,33 @@ std::optional<MachineCpu> ReadMachineCpu() {
   return m;
 }
 
+std::optional<uint64_t> ParseReportedKib(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) i++;
+  uint64_t kib = 0;
+  size_t digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; i++, digits++) {
+    const uint64_t digit = static_cast<uint64_t>(text[i] - '0');
+    if (kib > (UINT64_MAX / 1024 - digit) / 10) return std::nullopt;
+    kib = kib * 10 + digit;
+  }
+  if (digits == 0) return std::nullopt;
+  // Only a line end may follow the number.
+  if (i < text.size() && text[i] != '\n') return std::nullopt;
+  return kib * 1024;
+}
+
+std::optional<uint64_t> ReadReportedToHostBytes() {
+  const char* path = std::getenv("CASCADEDB_REPORTED_KIB_FILE");
+  std::ifstream in(path != nullptr && *path != '\0'
+                       ? path
+                       : "/sys/module/page_reporting/parameters/reported_kib");
+  if (!in) return std::nullopt;
+  std::string line;
+  if (!std::getline(in, line)) return std::nullopt;
+  return ParseReportedKib(line);
+}
+
 std::optional<DirBytes> DatabaseDirBytes(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;

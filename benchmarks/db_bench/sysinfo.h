@@ -4,8 +4,9 @@
 // database directory: I/O counters (/proc/self/io), peak resident memory
 // (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), each
 // thread's time on a CPU and waiting for one (/proc/self/task/*/schedstat),
-// the machine's CPU time taken by the hypervisor (steal, /proc/stat),
-// bytes of table and log files on disk, and a description of the machine.
+// the machine's CPU time taken by the hypervisor (steal, /proc/stat), the
+// free memory a virtual machine has handed back to its host, bytes of
+// table and log files on disk, and a description of the machine.
 //
 // Thread safety: thread-safe (plain functions, no shared state).
 #ifndef CASCADEDB_BENCHMARKS_DB_BENCH_SYSINFO_H_
@@ -104,6 +105,21 @@ struct CpuTicks {
   uint64_t steal = 0;
 };
 std::optional<CpuTicks> ParseCpuTicks(const std::string& proc_stat);
+
+// The free memory this machine, a virtual one, has handed back to its host
+// since boot, in bytes: virtio-balloon free page reporting's counter,
+// /sys/module/page_reporting/parameters/reported_kib (the environment
+// variable CASCADEDB_REPORTED_KIB_FILE names another file, for tests).
+// The guest reports each free block of 2^page_reporting_order pages
+// within seconds; a reporting pass stalls the running threads, and the
+// host backs a reported page again only when it is next faulted in, at
+// several milliseconds per huge page (docs/performance.md, "Memory the
+// host has taken back"). Empty where the kernel reports no memory (no
+// such file) or the file holds no number.
+std::optional<uint64_t> ReadReportedToHostBytes();
+// The number of KiB at the start of text, in bytes; empty if there is
+// none. For tests.
+std::optional<uint64_t> ParseReportedKib(const std::string& text);
 
 struct DirBytes {
   uint64_t table_bytes = 0;  // *.sst and *.ldb

@@ -90,6 +90,7 @@ void Sampler::Start(const std::string& name,
   }
   last_threads_.clear();
   last_machine_.reset();
+  last_reported_.reset();
   if (sink_ != nullptr) SampleThreads(nullptr);
   {
     MutexLock lock(&mu_);
@@ -106,6 +107,14 @@ void Sampler::SampleThreads(TimelineRow* row,
         static_cast<double>(machine->StealSince(*last_machine_)) / 1e6;
   }
   last_machine_ = machine;
+  const std::optional<uint64_t> reported = ReadReportedToHostBytes();
+  if (row != nullptr && reported && last_reported_) {
+    row->reported_to_host_mb =
+        *reported >= *last_reported_
+            ? static_cast<double>(*reported - *last_reported_) / kMiB
+            : 0.0;
+  }
+  last_reported_ = reported;
   std::optional<std::vector<ProcessThread>> threads = ReadProcessThreads();
   if (!threads) return;
   for (const ProcessThread& t : exited) {

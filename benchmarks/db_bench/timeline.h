@@ -64,6 +64,9 @@ struct TimelineRow {
   // Milliseconds of the machine's CPU time (summed over CPUs) the
   // hypervisor took in the interval (empty where the kernel does not say).
   std::optional<double> steal_ms;
+  // MiB of free memory the machine handed back to its host in the
+  // interval (empty where it reports none; ReadReportedToHostBytes).
+  std::optional<double> reported_to_host_mb;
 };
 
 // The name db_bench gives its benchmark thread t ("db_bench:<t>") and the
@@ -147,6 +150,7 @@ class Sampler {
   std::map<int, ThreadCpuTime> last_threads_;
   // The machine's CPU counters at the last tick.
   std::optional<MachineCpu> last_machine_;
+  std::optional<uint64_t> last_reported_;
 };
 
 }  // namespace db_bench

@@ -394,6 +394,21 @@ TEST(MachineCpuTest, OutsideProcessIsBusyLessOwnTime) {
   EXPECT_EQ(0u, before.OutsideProcessSince(after));  // counters went back
 }
 
+// The page reporting counter is a number of KiB on a line of its own.
+TEST(ReportedToHostTest, ParsesTheCountersKib) {
+  EXPECT_EQ(uint64_t{1234} * 1024, ParseReportedKib("1234\n"));
+  EXPECT_EQ(uint64_t{0}, ParseReportedKib("0"));
+  EXPECT_EQ(uint64_t{5} * 1024, ParseReportedKib(" 5\n"));
+  EXPECT_EQ(std::nullopt, ParseReportedKib(""));
+  EXPECT_EQ(std::nullopt, ParseReportedKib("\n"));
+  EXPECT_EQ(std::nullopt, ParseReportedKib("-3\n"));
+  EXPECT_EQ(std::nullopt, ParseReportedKib("12 kB\n"));
+  // More KiB than 64 bits of bytes hold.
+  EXPECT_EQ(std::nullopt, ParseReportedKib("18014398509481984\n"));
+  EXPECT_EQ(uint64_t{18014398509481983} * 1024,
+            ParseReportedKib("18014398509481983"));
+}
+
 TEST(BenchmarkThreadNameTest, NamesFitTheKernelsLimitAndAreRecognized) {
   for (const std::string& name :
        {BenchmarkThreadName(0, false), BenchmarkThreadName(12, false),
@@ -923,6 +938,8 @@ TEST(CompareScriptTest, EachRunWaitsForTheGuestToReportNoMemory) {
   check_waits(dir.File("quiet"), "quiet", 3000, 20000);
   EXPECT_NE(std::string::npos, r.out.find("Settled: before each of its 4 runs"))
       << r.out;
+  // And no run is named for memory handed back during it.
+  EXPECT_EQ(std::string::npos, r.out.find("Free memory handed back")) << r.out;
 
   // Memory reported all along: each wait is cut at --settle_seconds.
   std::atomic<bool> stop{false};
@@ -999,21 +1016,23 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
       "pending_compaction_bytes,compaction_read_mb_s,compaction_write_mb_s,"
       "stall_ms_memtable_limit,stall_ms_l0_slowdown,stall_ms_l0_stop,"
       "stall_ms_pending_compaction_slowdown,stall_ms_pending_compaction_stop,"
-      "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms",
+      "threads_cpu_ms,threads_cpu_wait_ms,other_cpu_ms,steal_ms,"
+      "reported_to_host_mb",
       timeline[0]);
   const bool sched = ReadThreadSched().has_value();
   const bool steal = ReadMachineCpu().has_value();
+  const bool reporting = ReadReportedToHostBytes().has_value();
   uint64_t fill_ops = 0;
   bool saw_read = false;
   for (size_t i = 1; i < timeline.size(); i++) {
     const std::string& row = timeline[i];
-    EXPECT_EQ(25, std::count(row.begin(), row.end(), ',')) << row;
+    EXPECT_EQ(26, std::count(row.begin(), row.end(), ',')) << row;
     if (row.rfind("fillrandom,", 0) == 0) {
       std::vector<std::string> cells;
       std::stringstream s(row);
       std::string cell;
       while (std::getline(s, cell, ',')) cells.push_back(cell);
-      cells.resize(26);  // getline drops a trailing empty cell
+      cells.resize(27);  // getline drops a trailing empty cell
       fill_ops += std::stoull(cells[3]);
       // The benchmark thread's CPU time is there even in the last interval,
       // which ends after the thread has exited.
@@ -1027,6 +1046,8 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
         ASSERT_FALSE(cells[25].empty()) << row;
         EXPECT_GE(std::stod(cells[25]), 0.0) << row;
       }
+      // The memory handed back to the host, where the guest reports any.
+      EXPECT_EQ(reporting, !cells[26].empty()) << row;
     }
     saw_read |= row.rfind("readrandom,", 0) == 0;
   }
@@ -1097,6 +1118,73 @@ TEST(DbBenchTest, ReportDirHoldsTimelineAndSummary) {
     ASSERT_GE(depth, 0);
   }
   EXPECT_EQ(0, depth);
+}
+
+// Where the guest hands free memory back to its host (here a stand-in for
+// the kernel's counter, moving 1 MiB every 20 ms), each benchmark says how
+// much, in its cpu line, its summary and each second of its timeline.
+TEST(DbBenchTest, ReportsTheFreeMemoryHandedBackToTheHost) {
+  test::TempDir dir;
+  const std::string reported = dir.File("reported_kib");
+  ASSERT_TRUE(WriteFile(reported, "1000\n"));
+  // The stand-in is what the reader reads; a missing file reports none.
+  ASSERT_EQ(0, ::setenv("CASCADEDB_REPORTED_KIB_FILE", reported.c_str(), 1));
+  EXPECT_EQ(uint64_t{1000} * 1024, ReadReportedToHostBytes());
+  ::setenv("CASCADEDB_REPORTED_KIB_FILE", dir.File("none").c_str(), 1);
+  EXPECT_EQ(std::nullopt, ReadReportedToHostBytes());
+  ::unsetenv("CASCADEDB_REPORTED_KIB_FILE");
+
+  std::atomic<bool> stop{false};
+  std::thread reporter([&] {
+    for (int kib = 2024; !stop.load(); kib += 1024) {
+      WriteFile(reported + ".new", std::to_string(kib) + "\n");
+      // Renamed into place, so a reader never sees a half-written file.
+      std::rename((reported + ".new").c_str(), reported.c_str());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  const std::string report = dir.File("report");
+  const RunResult r = RunCommand(
+      dir, "CASCADEDB_REPORTED_KIB_FILE=" + reported + " " +
+               CASCADEDB_DB_BENCH_PATH + " --db=" + dir.File("db") +
+               " --num=20000 --benchmark_write_rate_limit=4000000" +
+               " --benchmarks=fillrandom --stats_interval_seconds=0" +
+               " --report_dir=" + report);
+  stop = true;
+  reporter.join();
+  ASSERT_EQ(0, r.exit_code) << r.out << r.err;
+
+  // A half-second run saw some 25 moves of 1 MiB.
+  const size_t at = r.out.find("; free memory handed back to the host ");
+  ASSERT_NE(std::string::npos, at) << r.out;
+  const double line_mib = std::atof(r.out.c_str() + at + 38);
+  EXPECT_GE(line_mib, 5.0) << r.out;
+  EXPECT_LE(line_mib, 100.0) << r.out;
+
+  if (ReadMachineCpu()) {  // the machine's figures need a steal field
+    const std::string summary = ReadFile(report + "/summary.json");
+    const std::string key = "\"reported_to_host_bytes\":";
+    const size_t k = summary.find(key);
+    ASSERT_NE(std::string::npos, k) << summary;
+    const uint64_t bytes =
+        std::strtoull(summary.c_str() + k + key.size(), nullptr, 10);
+    EXPECT_EQ(0u, bytes % (1024 * 1024)) << summary;
+    EXPECT_NEAR(line_mib, static_cast<double>(bytes) / 1048576.0, 0.05);
+  }
+
+  double timeline_mib = 0;
+  int rows = 0;
+  for (const std::string& row : Lines(ReadFile(report + "/timeline.csv"))) {
+    if (row.rfind("fillrandom,", 0) != 0) continue;
+    const std::string last = row.substr(row.rfind(',') + 1);
+    ASSERT_FALSE(last.empty()) << row;
+    timeline_mib += std::stod(last);
+    rows++;
+  }
+  // The seconds' figures cover the benchmark as its own does, give or take
+  // the moves between the two readings at either end.
+  EXPECT_GE(rows, 1);
+  EXPECT_NEAR(line_mib, timeline_mib, 4.0);
 }
 
 // plot_report.py on a small hand-made report: every plot it can draw
