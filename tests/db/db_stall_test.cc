@@ -381,8 +381,12 @@ TEST_F(DBStallTest, WritesPacedToASteadyFlushDoNotRunIntoTheLimit) {
   EXPECT_GE(flushes, 6u);
   EXPECT_GE(std::stoull(m["writes-delayed"]), 100u);  // it was paced
   // The first flush has no speed to pace by; after that a stop needs the
-  // flush's estimate to be badly off.
-  EXPECT_LE(std::stoull(m["writes-stopped"]), 3u) << "over " << flushes;
+  // flush's estimate to be badly off, as when a loaded machine holds the
+  // flush off its CPU: with three busy loops beside it, 1-4 stops over
+  // 11-12 flushes (a CI run under ASan saw 4 over 11). The old room ran
+  // into the limit at nearly every flush.
+  EXPECT_LE(std::stoull(m["writes-stopped"]), flushes / 2)
+      << "over " << flushes;
   CheckAllPresent(kKeys, value);
 }
 
