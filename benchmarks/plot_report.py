@@ -12,7 +12,9 @@
 #                    level / user bytes), with WAL and device bars, per write
 #                    benchmark and for the whole run
 #   cpu.png          per second: the benchmark threads on a CPU and waiting
-#                    for one, and the other threads on a CPU
+#                    for one, and the other threads on a CPU; the seconds in
+#                    which the guest handed free memory back to its host
+#                    shaded
 #
 # Usage: plot_report.py REPORT_DIR [--out DIR]
 # Needs matplotlib (Debian: python3-matplotlib). Single-threaded script.
@@ -163,7 +165,9 @@ def plot_throughput(groups, summary, out_path):
 def plot_cpu(groups, summary, out_path):
     """Per second: the benchmark threads on a CPU and waiting for one, the
     other threads (the engine's background work) on a CPU, and the CPU time
-    the hypervisor took from the machine (steal), where there was any."""
+    the hypervisor took from the machine (steal), where there was any. The
+    seconds in which the guest handed free memory back to its host (free
+    page reporting, whose passes stall the running threads) are shaded."""
     groups = [
         (name, rows) for name, rows in groups
         if len(rows) >= 2 and any(r.get("other_cpu_ms") is not None
@@ -203,6 +207,18 @@ def plot_cpu(groups, summary, out_path):
                       baseline=None)
             handles.append(plt.Line2D([], [], color=color, lw=1.3, ls=ls,
                                       label=label))
+        reported = [
+            (edges[i], edges[i + 1], r["reported_to_host_mb"])
+            for i, r in enumerate(rows)
+            if (r.get("reported_to_host_mb") or 0) > 0
+        ]
+        for start, end, _ in reported:
+            ax.axvspan(start, end, color="#9467bd", alpha=0.15, lw=0)
+        if reported:
+            handles.append(Patch(
+                color="#9467bd", alpha=0.15,
+                label="memory handed back to the host (%.0f MiB)"
+                % sum(mb for _, _, mb in reported)))
         # Four legend entries (the steal drawn) do not fit on one line of
         # an 11-inch figure: two columns, and headroom for the second line.
         two_lines = len(handles) > 3

@@ -1206,13 +1206,14 @@ TEST(PlotReportTest, WritesEveryPlotOfAReport) {
          "compaction_write_mb_s,stall_ms_memtable_limit,stall_ms_l0_slowdown,"
          "stall_ms_l0_stop,stall_ms_pending_compaction_slowdown,"
          "stall_ms_pending_compaction_stop,threads_cpu_ms,"
-         "threads_cpu_wait_ms,other_cpu_ms,steal_ms\n";
+         "threads_cpu_wait_ms,other_cpu_ms,steal_ms,reported_to_host_mb\n";
     t << "fillrandom,1.0,1.0,1000,1000,0.1,1,5,9,normal,,0,1,0,0,0,0,0,0,0,0,"
-         "0,900,50,400,0\n";
+         "0,900,50,400,0,0\n";
+    // A second with memory handed back to the host (shaded in cpu.png).
     t << "fillrandom,2.0,1.0,800,800,0.1,1,5,90,delayed,l0_slowdown,300,8,0,"
-         "0,5,5,0,300,0,0,0,700,200,1100,30\n";
+         "0,5,5,0,300,0,0,0,700,200,1100,30,8\n";
     t << "fillrandom,2.5,0.5,300,600,0.1,1,5,9,normal,,0,2,0,0,5,5,0,0,0,0,"
-         "0,400,20,600,\n";
+         "0,400,20,600,,\n";
   }
   {
     std::ofstream j(report + "/summary.json");
