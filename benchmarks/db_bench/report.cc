@@ -635,10 +635,7 @@ std::optional<double> OutsideProcessSeconds(const ResourceFigures& res) {
 }
 
 std::optional<uint64_t> ReportedToHostBytes(const ResourceFigures& res) {
-  if (!res.reported_begin || !res.reported_end) return std::nullopt;
-  return *res.reported_end >= *res.reported_begin
-             ? *res.reported_end - *res.reported_begin
-             : 0;
+  return Delta(res.reported_begin, res.reported_end);
 }
 
 WafFigures ComputeWaf(const ResourceFigures& res) {
